@@ -1,0 +1,153 @@
+extension Container {
+  /// Registers a service whose factory's parameters are its dependencies.
+  ///
+  /// Registering runs nothing: the factory runs the first time the service is needed, with its
+  /// dependencies resolved (and built first if need be). Because the dependencies are declared
+  /// by the factory's parameter types, the container knows the graph before building anything:
+  /// ``validate()`` checks it, and builds walk it without recursion.
+  ///
+  /// ```swift
+  /// try container.register(Storage.self) { try FileStorage() }
+  /// try container.register(SyncService.self, SyncService.init(storage:network:))
+  /// try container.register(Clock.self, scope: .transient) { SystemClock() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as (a protocol or a concrete type).
+  ///   - name: A name, where one type has several registrations.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value from its dependencies, each resolved by its type.
+  /// - Returns: The service's key.
+  /// - Throws: ``DeferredError/Code/duplicateRegistration`` if the key is registered already and
+  ///   `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
+  ///   already, or if this is a child container that has resolved something.
+  @discardableResult
+  public func register<Value: Sendable, each Dependency: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
+    priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try register(
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      dependencies: repeat ServiceKey<each Dependency>(), factory: factory)
+  }
+
+  /// Registers a service under `key` whose factory's parameters are the services of the
+  /// `dependencies` keys, in order: the form for dependencies registered under a name.
+  ///
+  /// ```swift
+  /// let disk = ServiceKey<Storage>(name: "disk")
+  /// try container.register(disk) { try FileStorage() }
+  /// try container.register(ServiceKey<Cache>(), dependencies: disk, factory: Cache.init(storage:))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key the service is resolved by.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - dependencies: The keys of the factory's parameters.
+  ///   - factory: Makes the value from its dependencies.
+  /// - Returns: `key`.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``.
+  @discardableResult
+  public func register<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
+    replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
+    factory: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    var declared: [AnyServiceKey] = []
+    for dependency in repeat each dependencies { declared.append(dependency.erased) }
+    let keys = (repeat each dependencies)
+    try add(
+      Node(
+        key: key.erased, scope: scope, priority: priority, dependencies: declared, owner: self,
+        factory: { resolver in try factory(repeat resolver.resolve(each keys)) }),
+      replacing: replacing)
+    return key
+  }
+
+  /// Registers a service whose factory resolves what it needs itself, for dependencies that
+  /// are only known while it runs.
+  ///
+  /// The container records what the factory resolves as the service's dependencies. Prefer the
+  /// form whose parameters are the dependencies where it fits: its graph is known before
+  /// anything is built.
+  ///
+  /// ```swift
+  /// try container.register(Backend.self) { resolver in
+  ///   try resolver.resolve(Settings.self).useStaging
+  ///     ? try resolver.resolve(Backend.self, name: "staging")
+  ///     : try resolver.resolve(Backend.self, name: "production")
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as.
+  ///   - name: A name, where one type has several registrations.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
+  /// - Returns: The service's key.
+  /// - Throws: As the form whose parameters are the dependencies.
+  @discardableResult
+  public func register<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
+    priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @Sendable (borrowing Resolver) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try register(
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing, factory)
+  }
+
+  /// Registers a service under `key` whose factory resolves what it needs itself.
+  ///
+  /// - Parameters:
+  ///   - key: The key the service is resolved by.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
+  /// - Returns: `key`.
+  /// - Throws: As the form whose parameters are the dependencies.
+  @discardableResult
+  public func register<Value: Sendable>(
+    _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
+    replacing: Bool = false, _ factory: @escaping @Sendable (borrowing Resolver) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try add(
+      Node(
+        key: key.erased, scope: scope, priority: priority, dependencies: nil, owner: self,
+        factory: factory),
+      replacing: replacing)
+    return key
+  }
+
+  private func add(_ node: AnyNode, replacing: Bool) throws(DeferredError) {
+    try registry.withLock { registry throws(DeferredError) in
+      if parent != nil && !registry.tables.isEmpty {
+        throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
+      }
+      if let existing = registry.own[node.key] {
+        guard replacing else {
+          throw DeferredError(.duplicateRegistration, key: node.key, chain: [node.key])
+        }
+        let untouched = existing.state.withLock {
+          if case .idle = $0 { return true }
+          return false
+        }
+        guard untouched else {
+          throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
+        }
+      } else {
+        registry.order.append(node.key)
+      }
+      registry.own[node.key] = node
+      published.store(nil, ordering: .releasing)
+    }
+    generation.add(1, ordering: .releasing)
+  }
+}

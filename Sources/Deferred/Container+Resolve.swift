@@ -1,0 +1,78 @@
+extension Container {
+  /// Returns the service registered for `type` and `name`, building it first if it is not
+  /// built yet.
+  ///
+  /// A built singleton is returned by a lock-free read. One that is not built yet is built on
+  /// the calling thread, after the services it depends on; if another thread is building it,
+  /// this one waits for that build instead of starting its own.
+  ///
+  /// ```swift
+  /// let storage = try container.resolve(Storage.self)
+  /// let cache: Storage = try container.resolve(name: "cache")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The service's type; it may be left out where the compiler can infer it.
+  ///   - name: The registration's name, if it has one.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError``, naming the service and the chain that needed it: the
+  ///   service or one it needs is missing, a factory threw, the services form a cycle, or a
+  ///   wait for another thread's build ran past ``waitLimit``.
+  public func resolve<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil
+  ) throws(DeferredError) -> Value {
+    try resolve(ServiceKey<Value>(name: name), context: nil)
+  }
+
+  /// Returns the service registered for `key`, building it first if it is not built yet.
+  ///
+  /// - Parameter key: The service's key.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
+  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+    try resolve(key, context: nil)
+  }
+
+  /// Returns the service registered for `type` and `name`, and stops the program with the
+  /// error's message if it cannot: for code that treats a missing or failing service as a
+  /// programming error.
+  ///
+  /// - Parameters:
+  ///   - type: The service's type; it may be left out where the compiler can infer it.
+  ///   - name: The registration's name, if it has one.
+  /// - Returns: The service.
+  public func require<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil
+  ) -> Value {
+    require(ServiceKey<Value>(name: name))
+  }
+
+  /// Returns the service registered for `key`, and stops the program with the error's message
+  /// if it cannot.
+  ///
+  /// - Parameter key: The service's key.
+  /// - Returns: The service.
+  public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
+    do {
+      return try resolve(key, context: nil)
+    } catch {
+      fatalError("Deferred: \(error)")
+    }
+  }
+
+  @inline(__always)
+  func resolve<Value: Sendable>(
+    _ key: ServiceKey<Value>, context: BuildContext?
+  ) throws(DeferredError) -> Value {
+    guard let found = lookup(Value.self, key.name) else {
+      let context = context ?? .current
+      throw missing(key.erased, chain: context.chain)
+    }
+    let ready = found._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Node<Value>.self).readyValue
+    }
+    if let ready { return ready }
+    let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    return try node.resolveSlow(context ?? .current)
+  }
+}

@@ -1,0 +1,70 @@
+extension Container {
+  /// Checks the dependency graph without running any factory, and returns every problem found.
+  ///
+  /// It reports each dependency that has no registration (with the service that needs it and
+  /// the closest registered names) and each cycle (with its whole loop). Dependencies come from
+  /// the factories' parameters; for factories that resolve what they need themselves, from
+  /// what they resolved in past builds.
+  ///
+  /// ```swift
+  /// @Test func graphIsValid() {
+  ///   #expect(makeAppContainer().validate().isEmpty)
+  /// }
+  /// ```
+  ///
+  /// - Returns: The problems, empty when the graph is sound; in a stable order.
+  public func validate() -> [DeferredError] {
+    let nodes = currentTable().nodes
+    let roots = nodes.sorted { $0.key.description < $1.key.description }.map(\.value)
+    var problems: [DeferredError] = []
+    for node in roots {
+      for dependency in node.knownDependencies where node.owner.node(for: dependency) == nil {
+        problems.append(node.owner.missing(dependency, chain: [node.key]))
+      }
+    }
+    problems += cycles(from: roots)
+    return problems
+  }
+
+  /// Every distinct cycle reachable from `roots`, found by an iterative depth-first search.
+  private func cycles(from roots: [AnyNode]) -> [DeferredError] {
+    enum Mark { case onPath, done }
+    var marks: [ObjectIdentifier: Mark] = [:]
+    var seen: Set<[AnyServiceKey]> = []
+    var found: [DeferredError] = []
+    for root in roots where marks[ObjectIdentifier(root)] == nil {
+      var path: [(node: AnyNode, next: Int, edges: [AnyNode])] = []
+      func enter(_ node: AnyNode) {
+        marks[ObjectIdentifier(node)] = .onPath
+        let edges = node.knownDependencies.compactMap { node.owner.node(for: $0) }
+        path.append((node, 0, edges))
+      }
+      enter(root)
+      while let top = path.last {
+        guard top.next < top.edges.count else {
+          marks[ObjectIdentifier(top.node)] = .done
+          path.removeLast()
+          continue
+        }
+        path[path.count - 1].next += 1
+        let next = top.edges[top.next]
+        switch marks[ObjectIdentifier(next)] {
+        case nil:
+          enter(next)
+        case .onPath:
+          let start = path.firstIndex { $0.node === next } ?? 0
+          let loop = path[start...].map(\.node.key)
+          // One report per loop, whichever service it was entered from.
+          let pivot = loop.indices.min { loop[$0].description < loop[$1].description } ?? 0
+          let canonical = Array(loop[pivot...] + loop[..<pivot])
+          if seen.insert(canonical).inserted {
+            found.append(.cycle(closing: canonical[0], chain: canonical))
+          }
+        case .done:
+          break
+        }
+      }
+    }
+    return found
+  }
+}

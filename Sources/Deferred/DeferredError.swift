@@ -1,0 +1,128 @@
+/// The error a ``Container`` throws: what went wrong, for which service, and the chain of
+/// services that needed it.
+///
+/// Match on ``code`` to tell kinds apart; print the error (``description``) to read what
+/// happened and how to fix it:
+///
+/// ```swift
+/// do {
+///   let sync = try container.resolve(SyncService.self)
+/// } catch {
+///   // No registration for Network, needed by AppModel → SyncService → Network.
+///   // Closest registered: NetworkClient. Register it with `container.register(Network.self) { ... }`.
+///   print(error)
+///   if error.code == .missingService { ... }
+/// }
+/// ```
+public struct DeferredError: Error, Sendable, CustomStringConvertible {
+  /// The kind of a ``DeferredError``.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+    private init(_ name: String) { self.name = name }
+
+    /// No registration exists for the service; ``DeferredError/suggestions`` lists the closest.
+    public static let missingService = Code("missingService")
+    /// The services depend on each other in a loop; ``DeferredError/cycle`` names it.
+    public static let cycle = Code("cycle")
+    /// The service's factory threw; ``DeferredError/underlying`` is what it threw.
+    public static let factoryFailed = Code("factoryFailed")
+    /// The service is registered already and the new registration did not say `replacing: true`.
+    public static let duplicateRegistration = Code("duplicateRegistration")
+    /// A registration came too late: the service, or the container, is in use already.
+    public static let registrationTooLate = Code("registrationTooLate")
+    /// Waiting for another thread's build of the service took longer than the container allows.
+    public static let waitTimedOut = Code("waitTimedOut")
+
+    /// The code's name, such as `missingService`.
+    public var description: String { name }
+  }
+
+  /// What kind of error this is.
+  public let code: Code
+  /// The service the error is about, as its key prints (`Storage`, `Storage["cache"]`).
+  public let service: String
+  /// The services that led to this one, outermost first, ending with ``service``.
+  public internal(set) var chain: [String]
+  /// For ``Code/cycle``: the loop, starting and ending with the same service.
+  public let cycle: [String]
+  /// For ``Code/missingService``: registered services whose names are close to the missing one.
+  public let suggestions: [String]
+  /// For ``Code/waitTimedOut``: the thread that was building the service.
+  public let holder: String?
+  /// For ``Code/factoryFailed``: the error the factory threw.
+  public let underlying: (any Error)?
+
+  let key: AnyServiceKey
+  var chainKeys: [AnyServiceKey] {
+    didSet { chain = chainKeys.map(\.description) }
+  }
+
+  init(
+    _ code: Code, key: AnyServiceKey, chain: [AnyServiceKey], cycle: [AnyServiceKey] = [],
+    suggestions: [String] = [], holder: String? = nil, underlying: (any Error)? = nil
+  ) {
+    self.code = code
+    self.key = key
+    self.service = key.description
+    self.chainKeys = chain
+    self.chain = chain.map(\.description)
+    self.cycle = cycle.map(\.description)
+    self.suggestions = suggestions
+    self.holder = holder
+    self.underlying = underlying
+  }
+
+  /// The same error seen from a caller whose own chain is `prefix`: the part of the original
+  /// chain from `key` on is kept, so it still ends with ``service``.
+  func rechained(under prefix: [AnyServiceKey], at key: AnyServiceKey) -> DeferredError {
+    var copy = self
+    let tail = chainKeys.firstIndex(of: key).map { Array(chainKeys[$0...]) } ?? [key]
+    copy.chainKeys = prefix + tail
+    return copy
+  }
+
+  /// What happened, to whom, through which chain, and how to fix it.
+  public var description: String {
+    let path = chain.joined(separator: " → ")
+    let neededBy = chain.count > 1 ? ", needed by \(path)" : ""
+    switch code {
+    case .missingService:
+      let close =
+        suggestions.isEmpty
+        ? "" : " Closest registered: \(suggestions.joined(separator: ", "))."
+      return "No registration for \(service)\(neededBy).\(close)"
+        + " Register it with `container.register(\(typeName).self) { ... }`."
+    case .cycle:
+      return "Dependency cycle: \(cycle.joined(separator: " → "))\(neededBy)."
+        + " Break the loop: let one of these services resolve the other lazily, when first used."
+    case .factoryFailed:
+      let what = underlying.map { String(describing: $0) } ?? "an error"
+      return "The factory of \(service) threw \(what)\(neededBy)."
+        + " Nothing was cached: the next resolve tries again."
+    case .duplicateRegistration:
+      return "\(service) is already registered in this container."
+        + " Pass `replacing: true` to replace it on purpose, or register it in a child container."
+    case .registrationTooLate:
+      return "\(service) cannot be registered now: it, or the container, is in use already."
+        + " Register services before resolving them; give a test its doubles in a new child"
+        + " container before it resolves anything."
+    case .waitTimedOut:
+      return "Timed out waiting for \(service)\(neededBy): \(holder ?? "another thread")"
+        + " is still building it. Look for a slow or blocked factory."
+    default:
+      return "\(code): \(service)\(neededBy)"
+    }
+  }
+
+  private var typeName: String { String(describing: key.type) }
+}
+
+extension DeferredError {
+  /// A cycle found on one context: `key` is needed again while `chain` (which holds it) is
+  /// still being built.
+  static func cycle(closing key: AnyServiceKey, chain: [AnyServiceKey]) -> DeferredError {
+    let start = chain.firstIndex(of: key) ?? chain.startIndex
+    return DeferredError(
+      .cycle, key: key, chain: chain + [key], cycle: Array(chain[start...]) + [key])
+  }
+}

@@ -1,0 +1,66 @@
+extension AnyNode {
+  /// Makes this node's value available on `context`: builds this singleton and every singleton
+  /// it declares, dependencies first. For a transient node, builds the singletons it declares.
+  ///
+  /// The walk is iterative, over an explicit stack, so a chain of 10,000 services needs no
+  /// deeper native stack than a chain of one. A node is claimed before its dependencies are
+  /// walked (so other threads wait instead of building it twice) and built once they are ready.
+  /// Declared dependencies are looked up in the node's owner: a node a child container inherits
+  /// from its parent takes its dependencies from the parent.
+  func ensureReady(_ context: BuildContext) throws(DeferredError) {
+    struct Frame {
+      let node: AnyNode
+      var expanded = false
+      var latch: BuildLatch?
+    }
+    var stack = [Frame(node: self)]
+    let baseDepth = context.chain.count
+    do throws(DeferredError) {
+      while let index = stack.indices.last {
+        let node = stack[index].node
+        if stack[index].expanded {
+          // Every dependency is ready: build it (a transient is made by whoever needs it).
+          let latch = stack.removeLast().latch
+          if let latch { try node.build(context, latch) }
+          context.chain.removeLast()
+          continue
+        }
+        stack[index].expanded = true
+        switch node.scope {
+        case .singleton:
+          switch node.claim(context) {
+          case .ready:
+            stack.removeLast()
+            continue
+          case .claimed(let latch):
+            stack[index].latch = latch
+          case .busy(let latch):
+            try WaitGraph.wait(for: node, latch: latch, by: context, limit: node.owner.waitLimit)
+            stack.removeLast()
+            continue
+          case .ownedBySelf:
+            throw DeferredError.cycle(closing: node.key, chain: context.chain)
+          }
+        case .transient:
+          if context.chain.contains(node.key) {
+            throw DeferredError.cycle(closing: node.key, chain: context.chain)
+          }
+        }
+        context.chain.append(node.key)
+        for dependency in (node.dependencies ?? []).reversed() {
+          guard let next = node.owner.node(for: dependency) else {
+            throw node.owner.missing(dependency, chain: context.chain)
+          }
+          if next.scope == .singleton && next.isReady { continue }
+          stack.append(Frame(node: next))
+        }
+      }
+    } catch {
+      for frame in stack {
+        if let latch = frame.latch { frame.node.fail(latch, error) }
+      }
+      context.chain.removeSubrange(baseDepth...)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/// An immutable open-addressing table from a service key to its node, read without a lock.
+///
+/// A container publishes one with release ordering and readers load it with acquire ordering.
+/// It hashes the type's metadata address with a multiply-shift (no SipHash for unnamed keys)
+/// and probes linearly; it holds its nodes strongly, and the container keeps every table it
+/// ever published alive, so a reader never sees one freed under it.
+final class LookupTable: @unchecked Sendable {
+  private struct Slot {
+    var type: UInt = 0
+    var name: String?
+    var node: Unmanaged<AnyNode>?
+  }
+
+  private let slots: UnsafeMutablePointer<Slot>
+  private let shift: Int
+  private let mask: Int
+  /// Every node of the table, keeping them alive.
+  let nodes: [AnyServiceKey: AnyNode]
+
+  init(_ nodes: [AnyServiceKey: AnyNode]) {
+    self.nodes = nodes
+    var bits = 3
+    while (1 << bits) < nodes.count * 2 { bits += 1 }
+    let capacity = 1 << bits
+    shift = UInt.bitWidth - bits
+    mask = capacity - 1
+    slots = .allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(), count: capacity)
+    for (key, node) in nodes {
+      let type = UInt(bitPattern: key.typeID)
+      var index = Self.index(type, key.name, shift)
+      while slots[index].node != nil { index = (index &+ 1) & mask }
+      slots[index] = Slot(type: type, name: key.name, node: .passUnretained(node))
+    }
+  }
+
+  deinit {
+    slots.deinitialize(count: mask + 1)
+    slots.deallocate()
+  }
+
+  @inline(__always)
+  private static func index(_ type: UInt, _ name: String?, _ shift: Int) -> Int {
+    var hash = type
+    if let name { hash ^= UInt(bitPattern: name.hashValue) }
+    return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+  }
+
+  /// The node registered for the type with metadata address `type` and `name`.
+  @inline(__always)
+  func find(_ type: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
+    var index = Self.index(type, name, shift)
+    while true {
+      let slot = slots + index
+      guard let node = slot.pointee.node else { return nil }
+      if slot.pointee.type == type && slot.pointee.name == name { return node }
+      index = (index &+ 1) & mask
+    }
+  }
+}

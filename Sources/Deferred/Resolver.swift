@@ -1,0 +1,41 @@
+/// What a factory registered with the resolver form resolves its dependencies from.
+///
+/// It resolves from the container the registration belongs to, on the build that is running,
+/// so a cycle through it is found and named. It exists only while the factory runs: it cannot
+/// be copied or kept.
+///
+/// ```swift
+/// try container.register(Backend.self) { resolver in
+///   try resolver.resolve(Settings.self).offline ? OfflineBackend() : try LiveBackend()
+/// }
+/// ```
+public struct Resolver: ~Copyable {
+  let container: Container
+  let context: BuildContext
+  let dependent: AnyNode
+
+  /// Resolves the service registered for `type` and `name`, building it if need be.
+  ///
+  /// - Parameters:
+  ///   - type: The service's type; it may be left out where the compiler can infer it.
+  ///   - name: The registration's name, if it has one.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError`` if the service is missing, its factory throws, or it closes a
+  ///   cycle.
+  public func resolve<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil
+  ) throws(DeferredError) -> Value {
+    try resolve(ServiceKey<Value>(name: name))
+  }
+
+  /// Resolves the service registered for `key`, building it if need be.
+  ///
+  /// - Parameter key: The service's key.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError`` if the service is missing, its factory throws, or it closes a
+  ///   cycle.
+  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+    if dependent.dependencies == nil { dependent.observe(key.erased) }
+    return try container.resolve(key, context: context)
+  }
+}

@@ -1,0 +1,3 @@
+import Deferred
+
+print("DeferredDemo")

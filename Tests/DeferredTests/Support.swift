@@ -1,0 +1,106 @@
+import Dispatch
+import Synchronization
+
+@testable import Deferred
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
+/// Counts how often each factory ran.
+final class Runs: Sendable {
+  private let counts = Mutex<[String: Int]>([:])
+
+  func tick(_ name: String) {
+    counts.withLock { $0[name, default: 0] += 1 }
+  }
+
+  subscript(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
+
+  var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+}
+
+/// A one-shot signal between threads: no sleeping, no polling.
+final class Signal: Sendable {
+  private let semaphore = DispatchSemaphore(value: 0)
+  func fire() { semaphore.signal() }
+  func wait() { semaphore.wait() }
+}
+
+final class Storage: Sendable {
+  let label: String
+  init(label: String = "disk") { self.label = label }
+}
+
+final class Network: Sendable {
+  let online: Bool
+  init(online: Bool = true) { self.online = online }
+}
+
+final class SyncService: Sendable {
+  let storage: Storage
+  let network: Network
+  init(storage: Storage, network: Network) {
+    self.storage = storage
+    self.network = network
+  }
+}
+
+final class AppModel: Sendable {
+  let sync: SyncService
+  init(sync: SyncService) { self.sync = sync }
+}
+
+/// A node of generated graphs: keeps what it was built from.
+final class Box: Sendable {
+  let id: Int
+  let dependencies: [Box]
+  init(_ id: Int, _ dependencies: [Box] = []) {
+    self.id = id
+    self.dependencies = dependencies
+  }
+}
+
+struct Failure: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}
+
+func box(_ id: Int) -> ServiceKey<Box> { ServiceKey(name: "box\(id)") }
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
+func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+  final class Payload {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  pthread_attr_setstacksize(&attributes, stackSize)
+  let payload = Unmanaged.passRetained(Payload(body)).toOpaque()
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let created = pthread_create(
+    &thread, &attributes,
+    { raw in
+      #if canImport(Darwin)
+        let payload = Unmanaged<Payload>.fromOpaque(raw).takeRetainedValue()
+      #else
+        let payload = Unmanaged<Payload>.fromOpaque(raw!).takeRetainedValue()
+      #endif
+      payload.body()
+      return nil
+    }, payload)
+  precondition(created == 0)
+  #if canImport(Darwin)
+    pthread_join(thread!, nil)
+  #else
+    pthread_join(thread, nil)
+  #endif
+  pthread_attr_destroy(&attributes)
+}
