@@ -33,6 +33,8 @@ public final class Container: Sendable {
   let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
+  /// Told when a thread is about to wait for another thread's build of a service.
+  let waitObserver = Mutex<(@Sendable (AnyServiceKey) -> Void)?>(nil)
 
   /// Creates an empty container.
   ///

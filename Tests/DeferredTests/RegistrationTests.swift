@@ -7,7 +7,10 @@ import Testing
     let container = Container()
     let runs = Runs()
     for index in 0..<10_000 {
-      try container.register(box(index)) { runs.tick("box"); return Box(index) }
+      try container.register(box(index)) {
+        runs.tick("box")
+        return Box(index)
+      }
     }
     try container.register(SyncService.self) { (storage: Storage, network: Network) in
       runs.tick("sync")
@@ -105,7 +108,10 @@ import Testing
   @Test func transientIsNewEveryTime() throws {
     let container = Container()
     let runs = Runs()
-    try container.register(Storage.self) { runs.tick("storage"); return Storage() }
+    try container.register(Storage.self) {
+      runs.tick("storage")
+      return Storage()
+    }
     try container.register(Network.self) { Network() }
     try container.register(SyncService.self, scope: .transient) {
       (storage: Storage, network: Network) in

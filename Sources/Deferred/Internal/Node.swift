@@ -170,7 +170,9 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     try ensureReady(context)
     switch scope {
     case .singleton:
-      guard let value = readyValue else { preconditionFailure("\(key) is ready but holds no value") }
+      guard let value = readyValue else {
+        preconditionFailure("\(key) is ready but holds no value")
+      }
       return value
     case .transient:
       context.chain.append(key)

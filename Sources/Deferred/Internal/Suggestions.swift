@@ -4,8 +4,10 @@ func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [
   let scored = candidates.compactMap { candidate -> (Int, String)? in
     let other = Array(candidate.lowercased())
     let distance = editDistance(target, other)
-    let related = other.count > 2 && (name.lowercased().contains(candidate.lowercased())
-      || candidate.lowercased().contains(name.lowercased()))
+    let related =
+      other.count > 2
+      && (name.lowercased().contains(candidate.lowercased())
+        || candidate.lowercased().contains(name.lowercased()))
     guard related || distance <= max(2, target.count / 3) else { return nil }
     return (related ? min(distance, 1) : distance, candidate)
   }

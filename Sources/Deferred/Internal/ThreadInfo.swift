@@ -19,7 +19,8 @@ struct ThreadInfo: Sendable, Hashable {
       let isMain = pthread_main_np() != 0
       var buffer = [CChar](repeating: 0, count: 64)
       pthread_getname_np(pthread_self(), &buffer, buffer.count)
-      let own = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let own = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       var tid: UInt64 = 0
       pthread_threadid_np(nil, &tid)
       return ThreadInfo(isMain: isMain, name: isMain ? "main" : label(own, Int(tid)))

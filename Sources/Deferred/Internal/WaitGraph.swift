@@ -36,6 +36,7 @@ enum WaitGraph {
       context.waitingOn = node
       context.waitingChain = context.chain
     }
+    node.owner.waitObserver.withLock { $0 }?(node.key)
     let outcome = latch.wait(limit: limit)
     lock.withLock { _ in
       context.waitingOn = nil

@@ -1,0 +1,141 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Deferred
+
+@Suite struct ChildContainerTests {
+  static func app(runs: Runs = Runs()) throws -> Container {
+    let container = Container()
+    try container.register(Storage.self) {
+      runs.tick("storage")
+      return Storage(label: "disk")
+    }
+    try container.register(Network.self) {
+      runs.tick("network")
+      return Network(online: true)
+    }
+    try container.register(SyncService.self) { (storage: Storage, network: Network) in
+      runs.tick("sync")
+      return SyncService(storage: storage, network: network)
+    }
+    try container.register(AppModel.self) { (sync: SyncService) in
+      runs.tick("model")
+      return AppModel(sync: sync)
+    }
+    return container
+  }
+
+  @Test func overrideStaysInTheChild() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    #expect(try child.resolve(Network.self).online == false)
+    #expect(try parent.resolve(Network.self).online == true)
+    let sibling = parent.makeChild()
+    #expect(try sibling.resolve(Network.self).online == true)
+  }
+
+  @Test func dependentsOfAnOverrideAreBuiltAnewInTheChild() throws {
+    let runs = Runs()
+    let parent = try Self.app(runs: runs)
+    let realModel = try parent.resolve(AppModel.self)
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    let model = try child.resolve(AppModel.self)
+    #expect(model !== realModel)
+    #expect(model.sync.network.online == false)
+    // Storage does not depend on Network: the child shares the parent's.
+    #expect(model.sync.storage === realModel.sync.storage)
+    #expect(runs["storage"] == 1)
+    #expect(runs["sync"] == 2)
+    #expect(runs["model"] == 2)
+    // The parent still has its real one.
+    #expect(try parent.resolve(AppModel.self) === realModel)
+  }
+
+  @Test func childBuiltBeforeParentDoesNotLeakUpward() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    let childSync = try child.resolve(SyncService.self)
+    let parentSync = try parent.resolve(SyncService.self)
+    #expect(childSync !== parentSync)
+    #expect(parentSync.network.online)
+    #expect(childSync.storage === parentSync.storage)
+  }
+
+  @Test func resolverFormIsBuiltAnewWhenTheChildOverridesAnything() throws {
+    let parent = Container()
+    try parent.register(Network.self) { Network(online: true) }
+    try parent.register(SyncService.self) { resolver in
+      SyncService(storage: Storage(), network: try resolver.resolve())
+    }
+    _ = try parent.resolve(SyncService.self)
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    #expect(try child.resolve(SyncService.self).network.online == false)
+  }
+
+  @Test func childWithoutOverridesSharesEverything() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    #expect(try child.resolve(AppModel.self) === (try parent.resolve(AppModel.self)))
+  }
+
+  @Test func grandchildSeesBothLayers() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    let grandchild = child.makeChild()
+    try grandchild.register(Storage.self) { Storage(label: "memory") }
+    let sync = try grandchild.resolve(SyncService.self)
+    #expect(sync.storage.label == "memory")
+    #expect(sync.network.online == false)
+    #expect(try child.resolve(SyncService.self).storage.label == "disk")
+  }
+
+  @Test func registeringInAChildAfterItResolvedIsTooLate() throws {
+    let child = try Self.app().makeChild()
+    _ = try child.resolve(Storage.self)
+    let error = #expect(throws: DeferredError.self) {
+      try child.register(Network.self) { Network(online: false) }
+    }
+    #expect(error?.code == .registrationTooLate)
+  }
+
+  @Test func parentRegistrationsAfterTheChildWasMadeAreSeen() throws {
+    let parent = Container()
+    let child = parent.makeChild()
+    _ = try? child.resolve(Storage.self)
+    try parent.register(Storage.self) { Storage(label: "late") }
+    #expect(try child.resolve(Storage.self).label == "late")
+  }
+
+  @Test func overridesHoldOnEveryQueue() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    let online = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      DispatchQueue.global(qos: .utility).sync {
+        if (try? child.resolve(AppModel.self))?.sync.network.online != false {
+          online.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    #expect(online.load(ordering: .relaxed) == 0)
+  }
+
+  static let shared = try! app()
+
+  /// Swift Testing runs these in parallel: each sees only its own double.
+  @Test(arguments: 0..<64)
+  func parallelTestsSeeOnlyTheirOwnDoubles(index: Int) throws {
+    let child = Self.shared.makeChild()
+    try child.register(Storage.self) { Storage(label: "double \(index)") }
+    let model = try child.resolve(AppModel.self)
+    #expect(model.sync.storage.label == "double \(index)")
+    #expect(try Self.shared.resolve(Storage.self).label == "disk")
+  }
+}

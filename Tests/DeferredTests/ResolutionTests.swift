@@ -1,0 +1,219 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Deferred
+
+@Suite struct ResolutionTests {
+  @Test func singletonIsBuiltOnceAndShared() throws {
+    let container = Container()
+    let runs = Runs()
+    try container.register(Storage.self) {
+      runs.tick("storage")
+      return Storage()
+    }
+    let first = try container.resolve(Storage.self)
+    let second: Storage = try container.resolve()
+    #expect(first === second)
+    #expect(runs["storage"] == 1)
+  }
+
+  @Test func dependenciesAreBuiltFirst() throws {
+    let container = Container()
+    let order = Mutex<[String]>([])
+    try container.register(Storage.self) {
+      order.withLock { $0.append("Storage") }
+      return Storage()
+    }
+    try container.register(Network.self) {
+      order.withLock { $0.append("Network") }
+      return Network()
+    }
+    try container.register(SyncService.self) { (storage: Storage, network: Network) in
+      order.withLock { $0.append("SyncService") }
+      return SyncService(storage: storage, network: network)
+    }
+    try container.register(AppModel.self, AppModel.init(sync:))
+    let model = try container.resolve(AppModel.self)
+    #expect(order.withLock { $0 } == ["Storage", "Network", "SyncService"])
+    #expect(model.sync === (try container.resolve(SyncService.self)))
+  }
+
+  @Test func missingServiceNamesTheChainAndSuggestions() throws {
+    struct NetworkClient: Sendable {}
+    let container = Container()
+    try container.register(NetworkClient.self) { NetworkClient() }
+    try container.register(Storage.self) { Storage() }
+    try container.register(SyncService.self, SyncService.init(storage:network:))
+    try container.register(AppModel.self, AppModel.init(sync:))
+    let error = #expect(throws: DeferredError.self) { try container.resolve(AppModel.self) }
+    #expect(error?.code == .missingService)
+    #expect(error?.service == "Network")
+    #expect(error?.chain == ["AppModel", "SyncService", "Network"])
+    #expect(error?.suggestions == ["NetworkClient"])
+    #expect(
+      error?.description
+        == "No registration for Network, needed by AppModel → SyncService → Network."
+        + " Closest registered: NetworkClient."
+        + " Register it with `container.register(Network.self) { ... }`.")
+  }
+
+  @Test func missingAtTopLevel() {
+    let container = Container()
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.code == .missingService)
+    #expect(error?.chain == ["Storage"])
+    #expect(error?.description.hasPrefix("No registration for Storage.") == true)
+  }
+
+  @Test func throwingFactoryIsWrappedNotCachedAndRetried() throws {
+    let container = Container()
+    let attempts = Atomic<Int>(0)
+    try container.register(Storage.self) {
+      let attempt = attempts.add(1, ordering: .relaxed).newValue
+      if attempt == 1 { throw Failure(message: "disk full") }
+      return Storage(label: "attempt \(attempt)")
+    }
+    try container.register(Network.self) { Network() }
+    try container.register(SyncService.self, SyncService.init(storage:network:))
+    let error = #expect(throws: DeferredError.self) { try container.resolve(SyncService.self) }
+    #expect(error?.code == .factoryFailed)
+    #expect(error?.service == "Storage")
+    #expect(error?.chain == ["SyncService", "Storage"])
+    #expect((error?.underlying as? Failure)?.message == "disk full")
+    #expect(
+      error?.description
+        == "The factory of Storage threw disk full, needed by SyncService → Storage."
+        + " Nothing was cached: the next resolve tries again.")
+    let sync = try container.resolve(SyncService.self)
+    #expect(sync.storage.label == "attempt 2")
+    #expect(attempts.load(ordering: .relaxed) == 2)
+    let node = try #require(container.node(for: ServiceKey<Storage>().erased))
+    #expect(node.state.withLock { if case .ready(2) = $0 { true } else { false } })
+  }
+
+  @Test func sameThreadCycleFailsWithTheLoop() throws {
+    final class A: Sendable { init(_: C) {} }
+    final class B: Sendable { init(_: A) {} }
+    final class C: Sendable { init(_: B) {} }
+    let container = Container()
+    let runs = Runs()
+    try container.register(A.self) { (c: C) in
+      runs.tick("A")
+      return A(c)
+    }
+    try container.register(B.self) { (a: A) in
+      runs.tick("B")
+      return B(a)
+    }
+    try container.register(C.self) { (b: B) in
+      runs.tick("C")
+      return C(b)
+    }
+    let error = #expect(throws: DeferredError.self) { try container.resolve(A.self) }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["A", "C", "B", "A"])
+    #expect(error?.description.hasPrefix("Dependency cycle: A → C → B → A") == true)
+    #expect(runs.total == 0)
+    // Nothing is left claimed: the same error again, not a hang.
+    #expect(throws: DeferredError.self) { try container.resolve(B.self) }
+  }
+
+  @Test func cycleThroughResolverFormFails() throws {
+    let container = Container()
+    try container.register(Storage.self) { resolver in
+      _ = try resolver.resolve(Network.self)
+      return Storage()
+    }
+    try container.register(Network.self) { resolver in
+      _ = try resolver.resolve(Storage.self)
+      return Network()
+    }
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["Storage", "Network", "Storage"])
+  }
+
+  @Test func cycleAcrossThreadsFailsOnBothInsteadOfHanging() throws {
+    let container = Container()
+    let storageStarted = Signal()
+    let networkStarted = Signal()
+    try container.register(Storage.self) { resolver in
+      storageStarted.fire()
+      networkStarted.wait()
+      _ = try resolver.resolve(Network.self)
+      return Storage()
+    }
+    try container.register(Network.self) { resolver in
+      networkStarted.fire()
+      storageStarted.wait()
+      _ = try resolver.resolve(Storage.self)
+      return Network()
+    }
+    let errors = Mutex<[DeferredError]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      do {
+        if index == 0 {
+          _ = try container.resolve(Storage.self)
+        } else {
+          _ = try container.resolve(Network.self)
+        }
+      } catch {
+        errors.withLock { $0.append(error as! DeferredError) }
+      }
+    }
+    let all = errors.withLock { $0 }
+    #expect(all.count == 2)
+    for error in all {
+      #expect(error.code == .cycle)
+      #expect(Set(error.cycle) == ["Storage", "Network"])
+      #expect(error.cycle.count == 3)
+    }
+  }
+
+  @Test func waitLimitNamesTheHolder() throws {
+    let container = Container(waitLimit: .milliseconds(20))
+    let started = Signal()
+    let release = Signal()
+    try container.register(Storage.self) {
+      started.fire()
+      release.wait()
+      return Storage()
+    }
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { _ = try? container.resolve(Storage.self) }
+    started.wait()
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    release.fire()
+    group.wait()
+    #expect(error?.code == .waitTimedOut)
+    #expect(error?.holder?.isEmpty == false)
+    #expect(error?.holder != "main")
+    #expect(error?.description.contains("is still building it") == true)
+    #expect(try container.resolve(Storage.self).label == "disk")
+  }
+
+  @Test func deepChainNeedsNoDeepStack() throws {
+    let container = Container()
+    try container.register(box(0)) { Box(0) }
+    for index in 1..<10_000 {
+      try container.register(box(index), dependencies: box(index - 1)) { Box(index, [$0]) }
+    }
+    let result = Mutex<Int?>(nil)
+    onThread(stackSize: 512 * 1024) {
+      let last = try? container.resolve(box(9_999))
+      result.withLock { $0 = last?.dependencies.first?.id }
+    }
+    #expect(result.withLock { $0 } == 9_998)
+  }
+
+  @Test func requireTrapsWithTheSameMessage() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = Container()
+      _ = container.require(Storage.self)
+    }.map { result in
+      let output = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output.contains("Deferred: No registration for Storage."))
+    }
+  }
+}
