@@ -64,7 +64,7 @@ extension Container {
     try add(
       Node(
         key: key.erased, scope: scope, priority: priority, dependencies: declared, owner: self,
-        factory: { resolver in try factory(repeat resolver.resolve(each keys)) }),
+        factory: .sync { resolver in try factory(repeat resolver.resolve(each keys)) }),
       replacing: replacing)
     return key
   }
@@ -121,12 +121,84 @@ extension Container {
     try add(
       Node(
         key: key.erased, scope: scope, priority: priority, dependencies: nil, owner: self,
-        factory: factory),
+        factory: .sync(factory)),
+      replacing: replacing)
+    return key
+  }
+
+  /// Registers a service built by an `async` factory whose parameters are its dependencies: a
+  /// service such as network sync, naturally async.
+  ///
+  /// Such a service is scheduled like any other and resolved with
+  /// `try await container.resolve(...)`; a synchronous resolve of it, before it is built, fails
+  /// with ``DeferredError/Code/asyncService``.
+  ///
+  /// ```swift
+  /// try container.register(SyncService.self, priority: .afterFirstFrame()) {
+  ///   (storage: Storage, network: Network) async throws in
+  ///   try await SyncService.connect(storage: storage, network: network)
+  /// }
+  /// let sync = try await container.resolve(SyncService.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as.
+  ///   - name: A name, where one type has several registrations.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value from its dependencies, each resolved by its type.
+  /// - Returns: The service's key.
+  /// - Throws: As the synchronous form.
+  @discardableResult
+  public func register<Value: Sendable, each Dependency: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
+    priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try register(
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      dependencies: repeat ServiceKey<each Dependency>(), factory: factory)
+  }
+
+  /// Registers a service under `key` built by an `async` factory whose parameters are the
+  /// services of the `dependencies` keys.
+  ///
+  /// - Parameters:
+  ///   - key: The key the service is resolved by.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - dependencies: The keys of the factory's parameters.
+  ///   - factory: Makes the value from its dependencies.
+  /// - Returns: `key`.
+  /// - Throws: As the synchronous form.
+  @discardableResult
+  public func register<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
+    replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
+    factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    var declared: [AnyServiceKey] = []
+    for dependency in repeat each dependencies { declared.append(dependency.erased) }
+    let keys = (repeat each dependencies)
+    try add(
+      Node(
+        key: key.erased, scope: scope, priority: priority, dependencies: declared, owner: self,
+        factory: .async { resolver in try await factory(repeat await resolver.resolve(each keys)) }
+      ),
       replacing: replacing)
     return key
   }
 
   private func add(_ node: AnyNode, replacing: Bool) throws(DeferredError) {
+    let phase = launchState.withLock { $0.phase }
+    if phase != .notLaunched && node.priority.isCritical {
+      // The first frame is gone: a critical service can no longer be built before it.
+      throw DeferredError(
+        .registrationTooLate, key: node.key, chain: [node.key],
+        detail: "critical services must be registered before launch()")
+    }
     try registry.withLock { registry throws(DeferredError) in
       if parent != nil && !registry.tables.isEmpty {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
@@ -149,5 +221,6 @@ extension Container {
       published.store(nil, ordering: .releasing)
     }
     generation.add(1, ordering: .releasing)
+    if phase == .deferring { adopt(node) }
   }
 }

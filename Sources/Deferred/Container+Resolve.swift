@@ -60,6 +60,50 @@ extension Container {
     }
   }
 
+  /// Returns the service registered for `type` and `name`, suspending until it is built;
+  /// blocks no thread.
+  ///
+  /// This is how async code resolves, and the only way to resolve a service with an `async`
+  /// factory before it is built. A synchronous service that is not built yet is built on a
+  /// Dispatch queue while the caller is suspended; one another thread is building is awaited.
+  ///
+  /// ```swift
+  /// let sync = try await container.resolve(SyncService.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The service's type; it may be left out where the compiler can infer it.
+  ///   - name: The registration's name, if it has one.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError``, as the synchronous ``resolve(_:name:)``.
+  public func resolve<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil
+  ) async throws(DeferredError) -> Value {
+    try await resolveAsync(ServiceKey<Value>(name: name), context: nil)
+  }
+
+  /// Returns the service registered for `key`, suspending until it is built; blocks no thread.
+  ///
+  /// - Parameter key: The service's key.
+  /// - Returns: The service.
+  /// - Throws: ``DeferredError``, as the synchronous ``resolve(_:name:)``.
+  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) async throws(DeferredError)
+    -> Value
+  {
+    try await resolveAsync(key, context: nil)
+  }
+
+  func resolveAsync<Value: Sendable>(
+    _ key: ServiceKey<Value>, context: BuildContext?
+  ) async throws(DeferredError) -> Value {
+    guard let found = lookup(Value.self, key.name) else {
+      throw missing(key.erased, chain: context?.chain ?? [])
+    }
+    let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    if let ready = node.readyValue { return ready }
+    return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task))
+  }
+
   @inline(__always)
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?

@@ -2,7 +2,8 @@ extension Container {
   /// Checks the dependency graph without running any factory, and returns every problem found.
   ///
   /// It reports each dependency that has no registration (with the service that needs it and
-  /// the closest registered names) and each cycle (with its whole loop). Dependencies come from
+  /// the closest registered names), each cycle (with its whole loop), and each critical service
+  /// that needs one that is not critical (which is then built before the first frame too). Dependencies come from
   /// the factories' parameters; for factories that resolve what they need themselves, from
   /// what they resolved in past builds.
   ///
@@ -23,6 +24,17 @@ extension Container {
       }
     }
     problems += cycles(from: roots)
+    for node in roots where node.scope == .singleton && node.priority.isCritical {
+      for dependency in node.knownDependencies {
+        guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
+          continue
+        }
+        problems.append(
+          DeferredError(
+            .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
+            detail: needed.priority.description))
+      }
+    }
     return problems
   }
 

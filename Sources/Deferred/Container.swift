@@ -1,4 +1,13 @@
+import Dispatch
 import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The composition root: every service of an app, registered once as a lazy factory, built
 /// when first needed and then shared.
@@ -36,19 +45,55 @@ public final class Container: Sendable {
   /// Told when a thread is about to wait for another thread's build of a service.
   let waitObserver = Mutex<(@Sendable (AnyServiceKey) -> Void)?>(nil)
 
+  /// Runs the builds deferred past the first frame.
+  public let scheduler: any LaunchScheduler
+  /// Times the launch and every build.
+  public let clock: any LaunchClock
+  /// How many synchronous deferred builds may run at once.
+  public let maxConcurrentBuilds: Int
+
+  let launchState = Mutex(LaunchState())
+  /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
+  let runningBuilds = DispatchGroup()
+
   /// Creates an empty container.
   ///
-  /// - Parameter waitLimit: How long a thread may wait for another thread's build of a service;
-  ///   `nil`, the default, waits as long as it takes (a cycle across threads still fails at
-  ///   once).
-  public init(waitLimit: Duration? = nil) {
+  /// ```swift
+  /// let container = Container()  // Dispatch queues and the monotonic clock
+  ///
+  /// // In tests: step through the launch, with time under the test's control.
+  /// let scheduler = ManualScheduler()
+  /// let container = Container(scheduler: scheduler, clock: scheduler.clock)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scheduler: Runs the builds deferred past the first frame; Dispatch's global queues by
+  ///     default.
+  ///   - clock: Times the launch; the system's monotonic clock by default.
+  ///   - waitLimit: How long a thread may wait for another thread's build of a service;
+  ///     `nil`, the default, waits as long as it takes (a cycle across threads still fails at
+  ///     once).
+  ///   - maxConcurrentBuilds: How many synchronous deferred builds may run at once; the number
+  ///     of active processors by default.
+  public init(
+    scheduler: any LaunchScheduler = DispatchScheduler(),
+    clock: any LaunchClock = MonotonicClock(),
+    waitLimit: Duration? = nil,
+    maxConcurrentBuilds: Int? = nil
+  ) {
     self.parent = nil
+    self.scheduler = scheduler
+    self.clock = clock
     self.waitLimit = waitLimit
+    self.maxConcurrentBuilds = max(1, maxConcurrentBuilds ?? activeProcessorCount())
   }
 
   private init(parent: Container) {
     self.parent = parent
+    self.scheduler = parent.scheduler
+    self.clock = parent.clock
     self.waitLimit = parent.waitLimit
+    self.maxConcurrentBuilds = parent.maxConcurrentBuilds
   }
 
   /// Makes a container that inherits this one's registrations and may override them.
@@ -97,12 +142,14 @@ extension Container {
   func currentTable() -> LookupTable {
     let generations = ancestorGenerations()
     return registry.withLock { registry in
+      if registry.isShutDown { return LookupTable.empty }
       if let table = registry.current, published.load(ordering: .acquiring) != nil,
         registry.ancestorGenerations == generations
       {
         return table
       }
-      let table = LookupTable(visibleNodes(&registry))
+      let order = (parent?.currentTable().order ?? []) + registry.order
+      let table = LookupTable(visibleNodes(&registry), order: order)
       registry.tables.append(table)
       registry.ancestorGenerations = generations
       published.store(.passUnretained(table), ordering: .releasing)
@@ -158,9 +205,16 @@ extension Container {
 
   /// The error for a missing `key`, needed by `chain`, with the closest registered names.
   func missing(_ key: AnyServiceKey, chain: [AnyServiceKey]) -> DeferredError {
+    if registry.withLock({ $0.isShutDown }) {
+      return DeferredError(.shutDown, key: key, chain: chain + [key])
+    }
     let names = currentTable().nodes.keys.map(\.description)
     return DeferredError(
       .missingService, key: key, chain: chain + [key],
       suggestions: closestNames(to: key.description, in: names))
   }
+}
+
+private func activeProcessorCount() -> Int {
+  Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }

@@ -33,6 +33,17 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// Waiting for another thread's build of the service took longer than the container allows.
     public static let waitTimedOut = Code("waitTimedOut")
 
+    /// The service has an `async` factory and is not built yet: resolve it with `await`.
+    public static let asyncService = Code("asyncService")
+    /// A launch step came out of order: ``Container/launch(_:)`` twice, or the first frame
+    /// before the launch.
+    public static let launchOrder = Code("launchOrder")
+    /// The container was shut down: it builds and hands out nothing any more.
+    public static let shutDown = Code("shutDown")
+    /// From ``Container/validate()``: a critical service depends on one that is not critical,
+    /// so that one is built before the first frame too.
+    public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
+
     /// The code's name, such as `missingService`.
     public var description: String { name }
   }
@@ -51,6 +62,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
   public let holder: String?
   /// For ``Code/factoryFailed``: the error the factory threw.
   public let underlying: (any Error)?
+  let detail: String?
 
   let key: AnyServiceKey
   var chainKeys: [AnyServiceKey] {
@@ -59,8 +71,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
 
   init(
     _ code: Code, key: AnyServiceKey, chain: [AnyServiceKey], cycle: [AnyServiceKey] = [],
-    suggestions: [String] = [], holder: String? = nil, underlying: (any Error)? = nil
+    suggestions: [String] = [], holder: String? = nil, underlying: (any Error)? = nil,
+    detail: String? = nil
   ) {
+    self.detail = detail
     self.code = code
     self.key = key
     self.service = key.description
@@ -103,12 +117,25 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service) is already registered in this container."
         + " Pass `replacing: true` to replace it on purpose, or register it in a child container."
     case .registrationTooLate:
+      if let detail { return "\(service) cannot be registered now: \(detail)." }
       return "\(service) cannot be registered now: it, or the container, is in use already."
         + " Register services before resolving them; give a test its doubles in a new child"
         + " container before it resolves anything."
     case .waitTimedOut:
       return "Timed out waiting for \(service)\(neededBy): \(holder ?? "another thread")"
         + " is still building it. Look for a slow or blocked factory."
+    case .asyncService:
+      return "\(service) is built by an async factory\(neededBy), and is not built yet."
+        + " Resolve it with `try await container.resolve(\(typeName).self)`; a synchronous"
+        + " service cannot depend on it."
+    case .launchOrder:
+      return "\(service): \(detail ?? "out of order")."
+    case .shutDown:
+      return "Cannot resolve \(service)\(neededBy): the container was shut down."
+    case .criticalNeedsDeferred:
+      return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
+        + " priority is \(detail ?? "not critical"): it is built before the first frame too."
+        + " Make it critical, or let the critical service resolve it later."
     default:
       return "\(code): \(service)\(neededBy)"
     }

@@ -18,6 +18,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     case afterFirstFrame(QualityOfService)
     case idle(Duration)
     case onDemand
+    indirect case when(LaunchFlag, Priority, otherwise: Priority)
   }
 
   let kind: Kind
@@ -44,8 +45,63 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     Priority(kind: .idle(delay))
   }
 
-  /// Whether the service is built during launch, before the first frame.
-  public var isCritical: Bool { kind == .critical }
+  /// A priority that depends on the launch: `then` when the context passed to
+  /// ``Container/launch(_:)`` has `flag`, `otherwise` when not.
+  ///
+  /// ```swift
+  /// // The restored screen's data is needed for the first frame only when restoring state.
+  /// try container.register(
+  ///   Document.self, priority: .when(.restoringState, .critical, otherwise: .afterFirstFrame())
+  /// ) { try Document.load() }
+  /// try container.launch([.restoringState])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - flag: The flag to look for in the launch context.
+  ///   - then: The priority when the flag is set.
+  ///   - otherwise: The priority when it is not.
+  public static func when(_ flag: LaunchFlag, _ then: Priority, otherwise: Priority) -> Priority {
+    Priority(kind: .when(flag, then, otherwise: otherwise))
+  }
+
+  /// The priority that holds in a launch with `context`.
+  ///
+  /// - Parameter context: The flags the launch was given.
+  /// - Returns: A priority that depends on no flag.
+  public func resolved(in context: Set<LaunchFlag>) -> Priority {
+    guard case .when(let flag, let then, let otherwise) = kind else { return self }
+    return (context.contains(flag) ? then : otherwise).resolved(in: context)
+  }
+
+  /// Whether the service is built during launch, before the first frame (for a priority that
+  /// depends on the launch, whether either branch is critical).
+  public var isCritical: Bool {
+    switch kind {
+    case .critical: true
+    case .when(_, let then, let otherwise): then.isCritical || otherwise.isCritical
+    default: false
+    }
+  }
+
+  /// Where the priority falls in the launch, earliest first: critical, after the first frame,
+  /// idle, on demand.
+  var phase: Int {
+    switch kind {
+    case .critical: 0
+    case .afterFirstFrame: 1
+    case .idle: 2
+    case .onDemand, .when: 3
+    }
+  }
+
+  /// The quality of service of the queue that builds it in the background.
+  var qos: QualityOfService {
+    switch kind {
+    case .afterFirstFrame(let qos): qos
+    case .critical: .userInitiated
+    default: .utility
+    }
+  }
 
   /// The priority's name, as shown in reports: `critical`, `afterFirstFrame(utility)`,
   /// `idle(10.0 seconds)` or `onDemand`.
@@ -55,6 +111,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     case .afterFirstFrame(let qos): "afterFirstFrame(\(qos))"
     case .idle(let delay): "idle(\(delay))"
     case .onDemand: "onDemand"
+    case .when(let flag, let then, let otherwise): "when(\(flag), \(then), otherwise: \(otherwise))"
     }
   }
 }
@@ -76,4 +133,36 @@ public enum QualityOfService: Sendable, Hashable, CaseIterable, CustomStringConv
     case .background: "background"
     }
   }
+}
+
+/// A fact about one launch that priorities may depend on, such as ``restoringState``.
+///
+/// Define your own as static members:
+///
+/// ```swift
+/// extension LaunchFlag {
+///   static let openedFromNotification = LaunchFlag("openedFromNotification")
+/// }
+/// ```
+public struct LaunchFlag: Hashable, Sendable, CustomStringConvertible,
+  ExpressibleByStringLiteral
+{
+  /// The flag's name.
+  public let name: String
+
+  /// Creates a flag.
+  ///
+  /// - Parameter name: The flag's name.
+  public init(_ name: String) { self.name = name }
+
+  /// Creates a flag from a string literal.
+  ///
+  /// - Parameter value: The flag's name.
+  public init(stringLiteral value: String) { self.name = value }
+
+  /// The app is restoring a screen the user left, whose data the first frame then needs.
+  public static let restoringState = LaunchFlag("restoringState")
+
+  /// The flag's name.
+  public var description: String { name }
 }

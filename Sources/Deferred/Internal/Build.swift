@@ -26,6 +26,9 @@ extension AnyNode {
           continue
         }
         stack[index].expanded = true
+        if node.isAsync && !(node.scope == .singleton && node.isReady) {
+          throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
+        }
         switch node.scope {
         case .singleton:
           switch node.claim(context) {
@@ -61,6 +64,38 @@ extension AnyNode {
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
+    }
+  }
+}
+
+extension AnyNode {
+  /// Makes this node's value available to async code on `context`, blocking no thread of the
+  /// cooperative pool: a synchronous service is built on a Dispatch queue; an async one is built
+  /// on the calling task, its dependencies resolved as its factory asks for them.
+  func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) {
+    guard isAsync else {
+      if scope == .singleton && isReady { return }
+      try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
+        try self.ensureReady(threadContext)
+      }
+      return
+    }
+    switch scope {
+    case .transient:
+      if context.chain.contains(key) { throw DeferredError.cycle(closing: key, chain: context.chain) }
+    case .singleton:
+      switch claim(context) {
+      case .ready:
+        return
+      case .ownedBySelf:
+        throw DeferredError.cycle(closing: key, chain: context.chain)
+      case .busy(let latch):
+        try await WaitGraph.waitAsync(for: self, latch: latch, by: context)
+      case .claimed(let latch):
+        context.chain.append(key)
+        defer { context.chain.removeLast() }
+        try await buildAsync(context, latch)
+      }
     }
   }
 }

@@ -36,4 +36,13 @@ final class BuildLatch: Sendable {
     }
     return outcome.withLock { $0 }
   }
+
+  /// Suspends until the build finishes, blocking no thread.
+  func outcome() async -> Outcome {
+    await withCheckedContinuation { continuation in
+      group.notify(queue: .global()) {
+        continuation.resume(returning: self.outcome.withLock { $0 } ?? .built)
+      }
+    }
+  }
 }

@@ -16,9 +16,21 @@ final class LookupTable: @unchecked Sendable {
   private let mask: Int
   /// Every node of the table, keeping them alive.
   let nodes: [AnyServiceKey: AnyNode]
+  /// The keys in registration order, the ancestors' first; may hold keys a child overrides.
+  let order: [AnyServiceKey]
 
-  init(_ nodes: [AnyServiceKey: AnyNode]) {
+  /// The table of a container that was shut down.
+  static let empty = LookupTable([:], order: [])
+
+  /// The nodes in registration order, each once.
+  var orderedNodes: [AnyNode] {
+    var seen: Set<AnyServiceKey> = []
+    return order.compactMap { key in seen.insert(key).inserted ? nodes[key] : nil }
+  }
+
+  init(_ nodes: [AnyServiceKey: AnyNode], order: [AnyServiceKey]) {
     self.nodes = nodes
+    self.order = order
     var bits = 3
     while (1 << bits) < nodes.count * 2 { bits += 1 }
     let capacity = 1 << bits

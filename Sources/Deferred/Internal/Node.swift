@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The state of one singleton in one container.
@@ -35,6 +36,8 @@ class AnyNode: @unchecked Sendable {
   let dependencies: [AnyServiceKey]?
   /// The container whose registrations the factory's dependencies come from.
   unowned let owner: Container
+  /// Whether the factory is `async`: such a service is resolved only with `await`.
+  let isAsync: Bool
 
   let storage = Atomic<UnsafeMutableRawPointer?>(nil)
   let state = Mutex<NodeState>(.idle(attempts: 0))
@@ -42,8 +45,9 @@ class AnyNode: @unchecked Sendable {
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
-    owner: Container
+    owner: Container, isAsync: Bool
   ) {
+    self.isAsync = isAsync
     self.key = key
     self.scope = scope
     self.priority = priority
@@ -98,6 +102,11 @@ class AnyNode: @unchecked Sendable {
     fatalError("abstract")
   }
 
+  /// Runs the factory (async or not) and publishes the value; on failure, fails the latch.
+  func buildAsync(_ context: BuildContext, _ latch: BuildLatch) async throws(DeferredError) {
+    fatalError("abstract")
+  }
+
   /// A fresh node for the same registration, owned by `container` (a child that must build it
   /// anew because it depends on something the child overrides).
   func copy(owner container: Container) -> AnyNode {
@@ -105,17 +114,28 @@ class AnyNode: @unchecked Sendable {
   }
 }
 
+/// How a registration makes its value.
+enum Factory<Value: Sendable>: Sendable {
+  case sync(@Sendable (borrowing Resolver) throws -> Value)
+  case async(@Sendable (AsyncResolver) async throws -> Value)
+}
+
 /// A registration of a service of type `Value`.
 final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
-  let factory: @Sendable (borrowing Resolver) throws -> Value
+  let factory: Factory<Value>
+  /// Work handed to the service before it was built, delivered once it is.
+  private let pending = Mutex<[(queue: DispatchQueue, work: @Sendable (Value) -> Void)]>([])
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
-    owner: Container, factory: @escaping @Sendable (borrowing Resolver) throws -> Value
+    owner: Container, factory: Factory<Value>
   ) {
     self.factory = factory
+    var isAsync = false
+    if case .async = factory { isAsync = true }
     super.init(
-      key: key, scope: scope, priority: priority, dependencies: dependencies, owner: owner)
+      key: key, scope: scope, priority: priority, dependencies: dependencies, owner: owner,
+      isAsync: isAsync)
   }
 
   deinit {
@@ -125,11 +145,33 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     }
   }
 
-  /// Runs the factory on `context`, whose chain ends with this service.
+  /// The value, once built.
+  @inline(__always)
+  var readyValue: Value? {
+    guard let raw = storage.load(ordering: .acquiring) else { return nil }
+    return raw.assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// Runs a synchronous factory on `context`, whose chain ends with this service.
   func make(_ context: BuildContext) throws(DeferredError) -> Value {
+    guard case .sync(let factory) = factory else {
+      throw DeferredError(.asyncService, key: key, chain: context.chain)
+    }
     let resolver = Resolver(container: owner, context: context, dependent: self)
     do {
       return try factory(resolver)
+    } catch let error as DeferredError {
+      throw error
+    } catch {
+      throw DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
+    }
+  }
+
+  /// Runs the factory, sync or async, on `context`, whose chain ends with this service.
+  func makeAsync(_ context: BuildContext) async throws(DeferredError) -> Value {
+    guard case .async(let factory) = factory else { return try make(context) }
+    do {
+      return try await factory(AsyncResolver(container: owner, context: context))
     } catch let error as DeferredError {
       throw error
     } catch {
@@ -145,11 +187,42 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       fail(latch, error)
       throw error
     }
+    publish(value, latch)
+  }
+
+  override func buildAsync(_ context: BuildContext, _ latch: BuildLatch) async throws(DeferredError)
+  {
+    let value: Value
+    do {
+      value = try await makeAsync(context)
+    } catch {
+      fail(latch, error)
+      throw error
+    }
+    publish(value, latch)
+  }
+
+  private func publish(_ value: Value, _ latch: BuildLatch) {
     let raw = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     raw.initialize(to: value)
     storage.store(UnsafeMutableRawPointer(raw), ordering: .releasing)
     state.withLock { $0 = .ready(attempts: latch.attempt) }
     latch.finish(.built)
+    pending.withLock { pending in
+      for item in pending { item.queue.async { item.work(value) } }
+      pending = []
+    }
+  }
+
+  /// Hands `work` the value on `queue` once it is built; at once if it is.
+  func whenReady(on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void) {
+    pending.withLock { pending in
+      if pending.isEmpty, let value = readyValue {
+        queue.async { work(value) }
+      } else {
+        pending.append((queue, work))
+      }
+    }
   }
 
   override func copy(owner container: Container) -> AnyNode {
@@ -158,26 +231,31 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       factory: factory)
   }
 
-  /// The value, once built.
-  @inline(__always)
-  var readyValue: Value? {
-    guard let raw = storage.load(ordering: .acquiring) else { return nil }
-    return raw.assumingMemoryBound(to: Value.self).pointee
-  }
-
   /// Resolves this node when it is not built yet, or is transient.
   func resolveSlow(_ context: BuildContext) throws(DeferredError) -> Value {
     try ensureReady(context)
     switch scope {
     case .singleton:
-      guard let value = readyValue else {
-        preconditionFailure("\(key) is ready but holds no value")
-      }
+      guard let value = readyValue else { preconditionFailure("\(key) is ready but holds no value") }
       return value
     case .transient:
       context.chain.append(key)
       defer { context.chain.removeLast() }
       return try make(context)
+    }
+  }
+
+  /// Resolves this node from async code when it is not built yet, or is transient.
+  func resolveSlowAsync(_ context: BuildContext) async throws(DeferredError) -> Value {
+    try await ensureReadyAsync(context)
+    switch scope {
+    case .singleton:
+      guard let value = readyValue else { preconditionFailure("\(key) is ready but holds no value") }
+      return value
+    case .transient:
+      context.chain.append(key)
+      defer { context.chain.removeLast() }
+      return try await makeAsync(context)
     }
   }
 }

@@ -12,5 +12,8 @@ struct Registry {
   /// The ancestors' generations the newest table was made from.
   var ancestorGenerations: [Int] = []
 
+  /// Set by ``Container/shutDown()``: no table is published any more.
+  var isShutDown = false
+
   var current: LookupTable? { tables.last }
 }

@@ -14,6 +14,9 @@ struct ThreadInfo: Sendable, Hashable {
   /// A readable name: `main`, or the thread's own name and number.
   let name: String
 
+  /// An async build, which may hop threads.
+  static let task = ThreadInfo(isMain: false, name: "task")
+
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
       let isMain = pthread_main_np() != 0

@@ -11,10 +11,29 @@ import Synchronization
 enum WaitGraph {
   static let lock = Mutex<Void>(())
 
-  /// Waits for `latch` (a build of `node` by another context) on behalf of `context`.
+  /// Blocks until `latch` (a build of `node` by another context) finishes, on behalf of
+  /// `context`.
   static func wait(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext, limit: Duration?
   ) throws(DeferredError) {
+    try enter(node, context)
+    let outcome = latch.wait(limit: limit)
+    leave(context)
+    try check(outcome, node, latch, context)
+  }
+
+  /// Suspends until `latch` finishes, on behalf of `context`, blocking no thread.
+  static func waitAsync(
+    for node: AnyNode, latch: BuildLatch, by context: BuildContext
+  ) async throws(DeferredError) {
+    try enter(node, context)
+    let outcome = await latch.outcome()
+    leave(context)
+    try check(outcome, node, latch, context)
+  }
+
+  /// Records that `context` waits for `node`, unless that would close a cycle.
+  private static func enter(_ node: AnyNode, _ context: BuildContext) throws(DeferredError) {
     try lock.withLock { _ throws(DeferredError) in
       var loop = context.chain + [node.key]
       var target = node
@@ -37,11 +56,18 @@ enum WaitGraph {
       context.waitingChain = context.chain
     }
     node.owner.waitObserver.withLock { $0 }?(node.key)
-    let outcome = latch.wait(limit: limit)
+  }
+
+  private static func leave(_ context: BuildContext) {
     lock.withLock { _ in
       context.waitingOn = nil
       context.waitingChain = []
     }
+  }
+
+  private static func check(
+    _ outcome: BuildLatch.Outcome?, _ node: AnyNode, _ latch: BuildLatch, _ context: BuildContext
+  ) throws(DeferredError) {
     switch outcome {
     case nil:
       throw DeferredError(

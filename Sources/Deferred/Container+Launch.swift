@@ -1,0 +1,374 @@
+import Dispatch
+
+extension Container {
+  /// Builds the critical services, on the calling thread, in dependency order: call it while
+  /// the app launches, before its first frame.
+  ///
+  /// A service that a critical one depends on is built too, whatever its own priority
+  /// (``validate()`` reports each such promotion). Nothing else is built: deferred services
+  /// wait for ``firstFrameDrawn()``.
+  ///
+  /// ```swift
+  /// func application(_ app: UIApplication, didFinishLaunchingWithOptions ...) -> Bool {
+  ///   try! container.launch(restoring ? [.restoringState] : [])
+  ///   return true
+  /// }
+  /// ```
+  ///
+  /// - Parameter flags: Facts about this launch that priorities made with
+  ///   ``Priority/when(_:_:otherwise:)`` depend on.
+  /// - Throws: The ``DeferredError`` of the first critical service that failed; the launch may
+  ///   then be tried again. ``DeferredError/Code/launchOrder`` if the container was launched
+  ///   already or shut down.
+  public func launch(_ flags: Set<LaunchFlag> = []) throws(DeferredError) {
+    let launchKey = AnyServiceKey(Container.self, name: "launch")
+    try launchState.withLock { state throws(DeferredError) in
+      guard state.phase == .notLaunched else {
+        let detail =
+          state.phase == .shutDown
+          ? "the container was shut down" : "launch() was called already; call it once"
+        throw DeferredError(.launchOrder, key: launchKey, chain: [], detail: detail)
+      }
+      state.phase = .launching
+      state.flags = flags
+      state.milestones.launchBegan = clock.now()
+    }
+    let context = BuildContext.current
+    do throws(DeferredError) {
+      for node in currentTable().orderedNodes
+      where node.scope == .singleton && node.priority.resolved(in: flags).phase == 0 {
+        try node.ensureReady(context)
+      }
+    } catch {
+      launchState.withLock { $0.phase = .notLaunched }
+      throw error
+    }
+    launchState.withLock { state in
+      state.phase = .launched
+      state.milestones.criticalReady = clock.now()
+    }
+  }
+
+  /// Tells the container the app's first frame is on screen: it starts building the deferred
+  /// services in the background, in dependency order.
+  ///
+  /// Services with ``Priority/afterFirstFrame(_:)`` are handed to the scheduler at once, each
+  /// when the scheduled services it depends on are built, at most ``maxConcurrentBuilds`` at a
+  /// time. Services with ``Priority/idle(after:)`` follow after their delay, or as soon as
+  /// ``appIsIdle()`` is called. Calling it again does nothing.
+  ///
+  /// - Throws: ``DeferredError/Code/launchOrder`` if ``launch(_:)`` has not completed.
+  public func firstFrameDrawn() throws(DeferredError) {
+    let nodes = currentTable().orderedNodes
+    let now = clock.now()
+    let (submit, delays, readyNow) = try launchState.withLock {
+      state throws(DeferredError) -> ([AnyNode], [Duration], [@Sendable () -> Void]) in
+      switch state.phase {
+      case .deferring:
+        return ([], [], [])
+      case .launched:
+        break
+      default:
+        let detail =
+          state.phase == .shutDown
+          ? "the container was shut down" : "call launch() before firstFrameDrawn()"
+        throw DeferredError(
+          .launchOrder, key: AnyServiceKey(Container.self, name: "firstFrameDrawn"), chain: [],
+          detail: detail)
+      }
+      state.phase = .deferring
+      state.milestones.firstFrame = now
+      var delays: Set<Duration> = []
+      for (order, node) in nodes.enumerated() {
+        if let delay = schedule(node, order: order, in: &state) { delays.insert(delay) }
+      }
+      for id in state.entries.keys { state.makeReady(id, at: now) }
+      let readyNow = markFullyReadyIfDone(&state)
+      return (state.takeSubmittable(width: maxConcurrentBuilds), delays.sorted(), readyNow)
+    }
+    for delay in delays {
+      scheduler.schedule(
+        LaunchJob(label: "idle after \(delay)", qos: .background) { self.releaseIdle(upTo: delay) },
+        after: delay)
+    }
+    hand(submit)
+    for callback in readyNow { callback() }
+  }
+
+  /// Tells the container the app has settled: idle services are built now instead of after
+  /// their delay.
+  public func appIsIdle() {
+    launchState.withLock { $0.idleRequested = true }
+    releaseIdle(upTo: nil)
+  }
+
+  /// Holds deferred builds that have not started (the app went to the background); builds
+  /// under way finish. Resolving still builds what it needs.
+  public func pause() {
+    launchState.withLock { $0.paused = true }
+  }
+
+  /// Lets deferred builds go on after ``pause()``.
+  public func resume() {
+    let submit = launchState.withLock { state in
+      state.paused = false
+      return state.takeSubmittable(width: maxConcurrentBuilds)
+    }
+    hand(submit)
+  }
+
+  /// Shuts the container down: deferred builds that have not started are cancelled, the ones
+  /// under way are waited for, and every later resolve fails with
+  /// ``DeferredError/Code/shutDown``.
+  ///
+  /// Call it from outside the container's factories: called from within one, it does not wait
+  /// for the builds under way.
+  public func shutDown() {
+    let (waiters, wasDeferring) = launchState.withLock { state in
+      let wasDeferring = state.phase == .deferring
+      state.phase = .shutDown
+      for (id, entry) in state.entries
+      where [.blocked, .ready, .submitted].contains(entry.status) {
+        state.entries[id]?.status = .cancelled
+      }
+      state.ready = []
+      state.fullyReadyCallbacks = []
+      defer { state.fullyReadyWaiters = [] }
+      return (state.fullyReadyWaiters, wasDeferring)
+    }
+    if wasDeferring && BuildContext.current.chain.isEmpty { runningBuilds.wait() }
+    registry.withLock { registry in
+      registry.isShutDown = true
+      published.store(nil, ordering: .releasing)
+    }
+    let error = DeferredError(
+      .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: [])
+    for waiter in waiters { waiter.resume(throwing: error) }
+  }
+
+  /// Whether every service scheduled after the first frame has been built (or has failed).
+  public var isFullyReady: Bool {
+    launchState.withLock { $0.isFullyReady }
+  }
+
+  /// Calls `body` on `queue` once every service scheduled after the first frame is built (or
+  /// has failed); at once if that is so already. Not called if the container shuts down first.
+  ///
+  /// - Parameters:
+  ///   - queue: Where to call `body`.
+  ///   - body: What to do.
+  public func onFullyReady(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+    let now = launchState.withLock { state in
+      guard state.isFullyReady else {
+        state.fullyReadyCallbacks.append { queue.async(execute: body) }
+        return false
+      }
+      return true
+    }
+    if now { queue.async(execute: body) }
+  }
+
+  /// Suspends until every service scheduled after the first frame is built (or has failed).
+  ///
+  /// - Throws: ``DeferredError/Code/shutDown`` if the container shuts down first.
+  public func fullyReady() async throws(DeferredError) {
+    do {
+      try await withCheckedThrowingContinuation { continuation in
+        let resumeNow = launchState.withLock { state -> Bool? in
+          if state.isFullyReady { return true }
+          if state.phase == .shutDown { return false }
+          state.fullyReadyWaiters.append(continuation)
+          return nil
+        }
+        switch resumeNow {
+        case true?: continuation.resume()
+        case false?:
+          continuation.resume(
+            throwing: DeferredError(
+              .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: []))
+        case nil: break
+        }
+      }
+    } catch let error as DeferredError {
+      throw error
+    } catch {
+      preconditionFailure("unexpected \(error)")
+    }
+  }
+
+  /// Hands `work` the service once it is built, on `queue`, without building it: work that
+  /// comes before a service is ready is queued, never lost.
+  ///
+  /// Work is delivered exactly once, in the order it was handed over (per queue). If the build
+  /// fails, the work is held until a later build succeeds. If the service is built already, the
+  /// work goes to `queue` at once.
+  ///
+  /// ```swift
+  /// // The user typed before sync was ready: keep the edit, deliver it once sync is built.
+  /// try container.whenReady(SyncService.self, on: syncQueue) { sync in sync.push(edit) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The service's type.
+  ///   - name: The registration's name, if it has one.
+  ///   - queue: Where to run `work`; a serial queue keeps the order.
+  ///   - work: What to do with the service.
+  /// - Throws: ``DeferredError/Code/missingService`` if nothing is registered for it.
+  public func whenReady<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, on queue: DispatchQueue,
+    _ work: @escaping @Sendable (Value) -> Void
+  ) throws(DeferredError) {
+    let key = ServiceKey<Value>(name: name)
+    guard let found = lookup(Value.self, name) else {
+      throw missing(key.erased, chain: [])
+    }
+    unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self).whenReady(on: queue, work)
+  }
+
+  // MARK: - Scheduling
+
+  /// Adds `node` to the deferred builds if its priority is deferred; returns its idle delay.
+  private func schedule(_ node: AnyNode, order: Int, in state: inout LaunchState) -> Duration? {
+    guard node.scope == .singleton, !node.isReady else { return nil }
+    let priority = node.priority.resolved(in: state.flags)
+    var delay: Duration?
+    switch priority.kind {
+    case .afterFirstFrame: break
+    case .idle(let idle): delay = idle
+    default: return nil
+    }
+    let id = ObjectIdentifier(node)
+    guard state.entries[id] == nil else { return nil }
+    state.entries[id] = LaunchState.Entry(
+      node: node, priority: priority, order: order,
+      released: delay == nil || state.idleRequested)
+    state.remaining += 1
+    // Gate it on the nearest scheduled services it needs, through unscheduled ones.
+    var seen: Set<ObjectIdentifier> = [id]
+    var queue = node.knownDependencies.compactMap { node.owner.node(for: $0) }
+    while let dependency = queue.popLast() {
+      let dependencyID = ObjectIdentifier(dependency)
+      guard seen.insert(dependencyID).inserted, !dependency.isReady else { continue }
+      let dependencyPriority = dependency.priority.resolved(in: state.flags)
+      if dependencyPriority.phase == 1 || dependencyPriority.phase == 2 {
+        guard dependencyPriority.phase <= priority.phase else { continue }
+        if state.entries[dependencyID] == nil {
+          _ = schedule(dependency, order: order, in: &state)
+        }
+        if let entry = state.entries[dependencyID], !entry.isFinished {
+          state.entries[dependencyID]?.dependents.append(id)
+          state.entries[id]?.gates += 1
+        }
+      } else {
+        queue += dependency.knownDependencies.compactMap { dependency.owner.node(for: $0) }
+      }
+    }
+    return delay
+  }
+
+  /// Schedules a deferred service registered after the first frame, as if it had been there.
+  func adopt(_ node: AnyNode) {
+    let now = clock.now()
+    let (submit, delay) = launchState.withLock { state -> ([AnyNode], Duration?) in
+      guard state.phase == .deferring else { return ([], nil) }
+      let wasReady = state.isFullyReady
+      let delay = schedule(node, order: state.entries.count, in: &state)
+      if wasReady && !state.isFullyReady { state.milestones.fullyReady = nil }
+      for id in state.entries.keys { state.makeReady(id, at: now) }
+      return (state.takeSubmittable(width: maxConcurrentBuilds), delay)
+    }
+    if let delay {
+      scheduler.schedule(
+        LaunchJob(label: "idle after \(delay)", qos: .background) { self.releaseIdle(upTo: delay) },
+        after: delay)
+    }
+    hand(submit)
+  }
+
+  private func releaseIdle(upTo limit: Duration?) {
+    let now = clock.now()
+    let submit = launchState.withLock { state in
+      for (id, entry) in state.entries where !entry.released {
+        guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
+        else { continue }
+        state.entries[id]?.released = true
+        state.makeReady(id, at: now)
+      }
+      return state.takeSubmittable(width: maxConcurrentBuilds)
+    }
+    hand(submit)
+  }
+
+  /// Hands builds to the scheduler (never under the launch lock: a scheduler may run a job
+  /// on the spot).
+  private func hand(_ nodes: [AnyNode]) {
+    for node in nodes {
+      let qos = launchState.withLock { $0.entries[ObjectIdentifier(node)]?.priority.qos }
+      scheduler.schedule(
+        LaunchJob(label: "build \(node.key)", qos: qos ?? .utility) { self.runScheduled(node) })
+    }
+  }
+
+  private func runScheduled(_ node: AnyNode) {
+    let id = ObjectIdentifier(node)
+    let start = launchState.withLock { state -> Bool in
+      guard state.entries[id]?.status == .submitted else { return false }
+      if state.phase == .shutDown {
+        state.entries[id]?.status = .cancelled
+        if !node.isAsync { state.inFlight -= 1 }
+        return false
+      }
+      if state.paused {
+        state.entries[id]?.status = .blocked
+        if !node.isAsync { state.inFlight -= 1 }
+        state.makeReady(id, at: clock.now())
+        return false
+      }
+      state.entries[id]?.status = .running
+      runningBuilds.enter()
+      return true
+    }
+    guard start else { return }
+    if node.isAsync {
+      Task {
+        do throws(DeferredError) {
+          try await node.ensureReadyAsync(BuildContext(thread: .task))
+          self.finishScheduled(node, as: .built)
+        } catch {
+          self.finishScheduled(node, as: .failed)
+        }
+      }
+    } else {
+      do throws(DeferredError) {
+        try node.ensureReady(.current)
+        finishScheduled(node, as: .built)
+      } catch {
+        finishScheduled(node, as: .failed)
+      }
+    }
+  }
+
+  private func finishScheduled(_ node: AnyNode, as status: LaunchState.Status) {
+    let now = clock.now()
+    let (submit, readyNow) = launchState.withLock { state in
+      if !node.isAsync { state.inFlight -= 1 }
+      state.finish(ObjectIdentifier(node), as: status, at: now)
+      let readyNow = markFullyReadyIfDone(&state)
+      return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
+    }
+    runningBuilds.leave()
+    hand(submit)
+    for callback in readyNow { callback() }
+  }
+
+  /// Records full readiness once every deferred build has finished, and returns what to call.
+  private func markFullyReadyIfDone(_ state: inout LaunchState) -> [@Sendable () -> Void] {
+    guard state.isFullyReady, state.milestones.fullyReady == nil else { return [] }
+    state.milestones.fullyReady = clock.now()
+    let waiters = state.fullyReadyWaiters
+    let callbacks = state.fullyReadyCallbacks
+    state.fullyReadyWaiters = []
+    state.fullyReadyCallbacks = []
+    return callbacks + waiters.map { waiter in { waiter.resume() } }
+  }
+}

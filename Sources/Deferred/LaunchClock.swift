@@ -1,0 +1,37 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The clock a container times its launch with: nanoseconds on a clock that never goes back.
+///
+/// ``MonotonicClock`` is the real one; ``ManualClock`` lets tests set the time, so recorded
+/// figures are exact and nothing waits on real time.
+public protocol LaunchClock: Sendable {
+  /// The current time, in nanoseconds since a fixed point of the clock's choosing.
+  func now() -> UInt64
+}
+
+/// The system's monotonic clock (`CLOCK_MONOTONIC`), shared by every process on the machine.
+public struct MonotonicClock: LaunchClock {
+  /// Creates the clock.
+  public init() {}
+
+  /// Nanoseconds on `CLOCK_MONOTONIC`.
+  public func now() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (negative durations count as zero).
+  var nanoseconds: UInt64 {
+    let (seconds, attoseconds) = components
+    return UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+  }
+}

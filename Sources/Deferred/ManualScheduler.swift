@@ -1,0 +1,67 @@
+import Synchronization
+
+/// A scheduler that holds every job until the test runs it: launches step by step, with no
+/// thread and no real time involved.
+///
+/// ```swift
+/// let scheduler = ManualScheduler()
+/// let container = Container(scheduler: scheduler, clock: scheduler.clock)
+/// try container.launch()
+/// try container.firstFrameDrawn()
+/// #expect(scheduler.queued == ["build SyncService", "build Catalog"])
+/// scheduler.runNext()
+/// scheduler.runAll()
+/// ```
+///
+/// Delayed jobs become queued when ``clock`` is advanced past their delay.
+public final class ManualScheduler: LaunchScheduler {
+  /// The clock that releases delayed jobs.
+  public let clock: ManualClock
+  private let jobs = Mutex<[LaunchJob]>([])
+
+  /// Creates a scheduler whose delayed jobs wait for `clock`.
+  ///
+  /// - Parameter clock: The clock to advance to release delayed jobs.
+  public init(clock: ManualClock = ManualClock()) {
+    self.clock = clock
+  }
+
+  /// Queues `job` until the test runs it.
+  ///
+  /// - Parameter job: The work.
+  public func schedule(_ job: LaunchJob) {
+    jobs.withLock { $0.append(job) }
+  }
+
+  /// Queues `job` once ``clock`` has been advanced by `delay`.
+  ///
+  /// - Parameters:
+  ///   - job: The work.
+  ///   - delay: How far the clock must move first.
+  public func schedule(_ job: LaunchJob, after delay: Duration) {
+    clock.schedule(after: delay) { self.jobs.withLock { $0.append(job) } }
+  }
+
+  /// The labels of the queued jobs, oldest first.
+  public var queued: [String] { jobs.withLock { $0.map(\.label) } }
+
+  /// Runs the oldest queued job on the calling thread.
+  ///
+  /// - Returns: Whether there was a job to run.
+  @discardableResult
+  public func runNext() -> Bool {
+    let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    job?.run()
+    return job != nil
+  }
+
+  /// Runs queued jobs, oldest first, until none is left, including the jobs they queue.
+  ///
+  /// - Returns: How many jobs ran.
+  @discardableResult
+  public func runAll() -> Int {
+    var count = 0
+    while runNext() { count += 1 }
+    return count
+  }
+}
