@@ -38,12 +38,12 @@ public final class Container: Sendable {
   /// ``DeferredError/Code/waitTimedOut``; `nil` waits as long as it takes.
   public let waitLimit: Duration?
 
-  let registry = Mutex(Registry())
+  let registry = Locked(Registry())
   let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
   /// Told when a thread is about to wait for another thread's build of a service.
-  let waitObserver = Mutex<(@Sendable (AnyServiceKey) -> Void)?>(nil)
+  let waitObserver = Locked<(@Sendable (AnyServiceKey) -> Void)?>(nil)
 
   /// Runs the builds deferred past the first frame.
   public let scheduler: any LaunchScheduler
@@ -52,7 +52,7 @@ public final class Container: Sendable {
   /// How many synchronous deferred builds may run at once.
   public let maxConcurrentBuilds: Int
 
-  let launchState = Mutex(LaunchState())
+  let launchState = Locked(LaunchState())
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
   let runningBuilds = DispatchGroup()
 

@@ -20,13 +20,13 @@ public final class ManualClock: LaunchClock {
     var nextOrder = 0
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a clock that reads `start` nanoseconds.
   ///
   /// - Parameter start: The first reading.
   public init(start: UInt64 = 0) {
-    state = Mutex(State(now: start))
+    state = Locked(State(now: start))
   }
 
   /// The current reading, in nanoseconds.

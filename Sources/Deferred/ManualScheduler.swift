@@ -17,7 +17,7 @@ import Synchronization
 public final class ManualScheduler: LaunchScheduler {
   /// The clock that releases delayed jobs.
   public let clock: ManualClock
-  private let jobs = Mutex<[LaunchJob]>([])
+  private let jobs = Locked<[LaunchJob]>([])
 
   /// Creates a scheduler whose delayed jobs wait for `clock`.
   ///

@@ -36,7 +36,7 @@ import Testing
       let runs = Runs()
       let count = 100
       let container = try Self.graph(count: count, declared: declared, runs: runs)
-      let seen = Mutex<[Int: ObjectIdentifier]>([:])
+      let seen = Locked<[Int: ObjectIdentifier]>([:])
       let mismatches = Atomic<Int>(0)
       let failures = Atomic<Int>(0)
       DispatchQueue.concurrentPerform(iterations: 16) { worker in
@@ -103,14 +103,14 @@ import Testing
     let waiting = Signal()
     container.waitObserver.withLock { $0 = { _ in waiting.fire() } }
     let group = DispatchGroup()
-    let builderError = Mutex<DeferredError?>(nil)
+    let builderError = Locked<DeferredError?>(nil)
     DispatchQueue.global().async(group: group) {
       do throws(DeferredError) { _ = try container.resolve(Storage.self) } catch {
         builderError.withLock { $0 = error }
       }
     }
     started.wait()
-    let waiterError = Mutex<DeferredError?>(nil)
+    let waiterError = Locked<DeferredError?>(nil)
     DispatchQueue.global().async(group: group) {
       do throws(DeferredError) { _ = try container.resolve(Network.self) } catch {
         waiterError.withLock { $0 = error }

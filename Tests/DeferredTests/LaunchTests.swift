@@ -18,8 +18,14 @@ final class Conversions: Sendable {}
       container = Container(
         scheduler: scheduler, clock: scheduler.clock, maxConcurrentBuilds: maxConcurrentBuilds)
       let runs = runs
-      try container.register(Theme.self, priority: .critical) { runs.tick("Theme"); return Theme() }
-      try container.register(Storage.self) { runs.tick("Storage"); return Storage() }
+      try container.register(Theme.self, priority: .critical) {
+        runs.tick("Theme")
+        return Theme()
+      }
+      try container.register(Storage.self) {
+        runs.tick("Storage")
+        return Storage()
+      }
       try container.register(Network.self, priority: .afterFirstFrame(.userInitiated)) {
         runs.tick("Network")
         return Network()
@@ -33,7 +39,10 @@ final class Conversions: Sendable {}
         runs.tick("Config")
         return Config()
       }
-      try container.register(Conversions.self) { runs.tick("Conversions"); return Conversions() }
+      try container.register(Conversions.self) {
+        runs.tick("Conversions")
+        return Conversions()
+      }
     }
   }
 
@@ -318,8 +327,8 @@ final class Conversions: Sendable {}
     for _ in 0..<25 {
       let container = Container()
       let clock = Atomic<Int>(0)
-      let started = Mutex<[Int: Int]>([:])
-      let finished = Mutex<[Int: Int]>([:])
+      let started = Locked<[Int: Int]>([:])
+      let finished = Locked<[Int: Int]>([:])
       let count = 40
       var dependencies: [[Int]] = []
       for index in 0..<count {

@@ -20,7 +20,7 @@ import Testing
 
   @Test func dependenciesAreBuiltFirst() throws {
     let container = Container()
-    let order = Mutex<[String]>([])
+    let order = Locked<[String]>([])
     try container.register(Storage.self) {
       order.withLock { $0.append("Storage") }
       return Storage()
@@ -150,7 +150,7 @@ import Testing
       _ = try resolver.resolve(Storage.self)
       return Network()
     }
-    let errors = Mutex<[DeferredError]>([])
+    let errors = Locked<[DeferredError]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       do {
         if index == 0 {
@@ -199,7 +199,7 @@ import Testing
     for index in 1..<10_000 {
       try container.register(box(index), dependencies: box(index - 1)) { Box(index, [$0]) }
     }
-    let result = Mutex<Int?>(nil)
+    let result = Locked<Int?>(nil)
     onThread(stackSize: 512 * 1024) {
       let last = try? container.resolve(box(9_999))
       result.withLock { $0 = last?.dependencies.first?.id }

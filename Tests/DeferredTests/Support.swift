@@ -11,7 +11,7 @@ import Synchronization
 
 /// Counts how often each factory ran.
 final class Runs: Sendable {
-  private let counts = Mutex<[String: Int]>([:])
+  private let counts = Locked<[String: Int]>([:])
 
   func tick(_ name: String) {
     counts.withLock { $0[name, default: 0] += 1 }

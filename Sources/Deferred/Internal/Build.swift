@@ -82,7 +82,9 @@ extension AnyNode {
     }
     switch scope {
     case .transient:
-      if context.chain.contains(key) { throw DeferredError.cycle(closing: key, chain: context.chain) }
+      if context.chain.contains(key) {
+        throw DeferredError.cycle(closing: key, chain: context.chain)
+      }
     case .singleton:
       switch claim(context) {
       case .ready:

@@ -11,16 +11,12 @@ import Synchronization
 /// One line of building: a thread running factories, with the chain of services it is building,
 /// outermost first.
 ///
-/// Each thread has one, made the first time it builds anything. `chain` is touched only by the
-/// context's own thread; `waitingOn` and `waitingChain` only under ``WaitGraph/lock``, which is
-/// how other threads read them to find a cycle across threads.
+/// Each thread has one, made the first time it builds anything; each async resolve has its own.
+/// `chain` is touched only by the context's own thread or task: other threads learn what a
+/// context is doing from the ``WaitGraph``.
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
   var chain: [AnyServiceKey] = []
-
-  /// The service this context is blocked on, and its chain when it began to wait.
-  var waitingOn: AnyNode?
-  var waitingChain: [AnyServiceKey] = []
 
   init(thread: ThreadInfo) {
     self.thread = thread

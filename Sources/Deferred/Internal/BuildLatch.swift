@@ -12,7 +12,7 @@ final class BuildLatch: Sendable {
   let owner: BuildContext
   let attempt: Int
   private let group = DispatchGroup()
-  private let outcome = Mutex<Outcome?>(nil)
+  private let outcome = Locked<Outcome?>(nil)
 
   init(owner: BuildContext, attempt: Int) {
     self.owner = owner

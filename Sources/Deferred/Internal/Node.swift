@@ -40,8 +40,8 @@ class AnyNode: @unchecked Sendable {
   let isAsync: Bool
 
   let storage = Atomic<UnsafeMutableRawPointer?>(nil)
-  let state = Mutex<NodeState>(.idle(attempts: 0))
-  private let observedEdges = Mutex<[AnyServiceKey]>([])
+  let state = Locked<NodeState>(.idle(attempts: 0))
+  private let observedEdges = Locked<[AnyServiceKey]>([])
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
@@ -124,7 +124,7 @@ enum Factory<Value: Sendable>: Sendable {
 final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
   let factory: Factory<Value>
   /// Work handed to the service before it was built, delivered once it is.
-  private let pending = Mutex<[(queue: DispatchQueue, work: @Sendable (Value) -> Void)]>([])
+  private let pending = Locked<[(queue: DispatchQueue, work: @Sendable (Value) -> Void)]>([])
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
@@ -236,7 +236,9 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     try ensureReady(context)
     switch scope {
     case .singleton:
-      guard let value = readyValue else { preconditionFailure("\(key) is ready but holds no value") }
+      guard let value = readyValue else {
+        preconditionFailure("\(key) is ready but holds no value")
+      }
       return value
     case .transient:
       context.chain.append(key)
@@ -250,7 +252,9 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     try await ensureReadyAsync(context)
     switch scope {
     case .singleton:
-      guard let value = readyValue else { preconditionFailure("\(key) is ready but holds no value") }
+      guard let value = readyValue else {
+        preconditionFailure("\(key) is ready but holds no value")
+      }
       return value
     case .transient:
       context.chain.append(key)

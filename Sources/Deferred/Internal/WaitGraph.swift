@@ -3,13 +3,19 @@ import Synchronization
 /// The process-wide graph of which build context waits for which service.
 ///
 /// A context about to block on a service another context is building first walks the graph
-/// under ``lock``: from the service to its builder, to the service that builder waits for, to
+/// under its lock: from the service to its builder, to the service that builder waits for, to
 /// that one's builder, and so on. Reaching itself means the wait would close a cycle, so it fails
 /// at once with the loop named instead of hanging. Every hop reads the builder live, so every
 /// context on a loop found this way is really blocked: no false alarms, and the last context to
 /// close a loop always sees it.
 enum WaitGraph {
-  static let lock = Mutex<Void>(())
+  /// What each blocked context waits for, and its chain when it began to wait.
+  private struct Wait {
+    let node: AnyNode
+    let chain: [AnyServiceKey]
+  }
+
+  private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
 
   /// Blocks until `latch` (a build of `node` by another context) finishes, on behalf of
   /// `context`.
@@ -34,7 +40,7 @@ enum WaitGraph {
 
   /// Records that `context` waits for `node`, unless that would close a cycle.
   private static func enter(_ node: AnyNode, _ context: BuildContext) throws(DeferredError) {
-    try lock.withLock { _ throws(DeferredError) in
+    try waits.withLock { waits throws(DeferredError) in
       var loop = context.chain + [node.key]
       var target = node
       var owner = node.currentLatch()?.owner
@@ -44,25 +50,19 @@ enum WaitGraph {
           throw DeferredError(
             .cycle, key: node.key, chain: context.chain + [node.key], cycle: Array(loop[start...]))
         }
-        guard let next = current.waitingOn else { break }
-        let tail = current.waitingChain.firstIndex(of: target.key).map {
-          current.waitingChain[($0 + 1)...]
-        }
-        loop += (tail ?? []) + [next.key]
-        target = next
-        owner = next.currentLatch()?.owner
+        guard let wait = waits[ObjectIdentifier(current)] else { break }
+        let tail = wait.chain.firstIndex(of: target.key).map { wait.chain[($0 + 1)...] }
+        loop += (tail ?? []) + [wait.node.key]
+        target = wait.node
+        owner = wait.node.currentLatch()?.owner
       }
-      context.waitingOn = node
-      context.waitingChain = context.chain
+      waits[ObjectIdentifier(context)] = Wait(node: node, chain: context.chain)
     }
     node.owner.waitObserver.withLock { $0 }?(node.key)
   }
 
   private static func leave(_ context: BuildContext) {
-    lock.withLock { _ in
-      context.waitingOn = nil
-      context.waitingChain = []
-    }
+    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
   }
 
   private static func check(
