@@ -34,6 +34,10 @@ extension Container {
       state.milestones.launchBegan = clock.now()
     }
     let context = BuildContext.current
+    let saved = (context.trigger, context.flags)
+    context.trigger = .launch
+    context.flags = flags
+    defer { (context.trigger, context.flags) = saved }
     do throws(DeferredError) {
       for node in currentTable().orderedNodes
       where node.scope == .singleton && node.priority.resolved(in: flags).phase == 0 {
@@ -130,6 +134,7 @@ extension Container {
       for (id, entry) in state.entries
       where [.blocked, .ready, .submitted].contains(entry.status) {
         state.entries[id]?.status = .cancelled
+        recorder.cancelled(entry.node, priority: entry.priority)
       }
       state.ready = []
       state.fullyReadyCallbacks = []
@@ -311,36 +316,54 @@ extension Container {
 
   private func runScheduled(_ node: AnyNode) {
     let id = ObjectIdentifier(node)
-    let start = launchState.withLock { state -> Bool in
-      guard state.entries[id]?.status == .submitted else { return false }
+    let start = launchState.withLock { state -> LaunchState.Entry? in
+      guard let entry = state.entries[id], entry.status == .submitted else { return nil }
       if state.phase == .shutDown {
         state.entries[id]?.status = .cancelled
         if !node.isAsync { state.inFlight -= 1 }
-        return false
+        return nil
       }
       if state.paused {
         state.entries[id]?.status = .blocked
         if !node.isAsync { state.inFlight -= 1 }
         state.makeReady(id, at: clock.now())
-        return false
+        return nil
       }
       state.entries[id]?.status = .running
       runningBuilds.enter()
-      return true
+      return entry
     }
-    guard start else { return }
+    guard let entry = start else { return }
+    let flags = launchState.withLock { $0.flags }
+    func prepare(_ context: BuildContext) {
+      context.trigger = .scheduled
+      context.flags = flags
+      context.scheduled = node
+      context.qos = entry.priority.qos
+      context.readyAt = entry.readyAt
+    }
     if node.isAsync {
       Task {
+        let context = BuildContext(thread: .task)
+        prepare(context)
         do throws(DeferredError) {
-          try await node.ensureReadyAsync(BuildContext(thread: .task))
+          try await node.ensureReadyAsync(context)
           self.finishScheduled(node, as: .built)
         } catch {
           self.finishScheduled(node, as: .failed)
         }
       }
     } else {
+      let context = BuildContext.current
+      prepare(context)
+      defer {
+        context.trigger = .onDemand
+        context.scheduled = nil
+        context.qos = nil
+        context.readyAt = nil
+      }
       do throws(DeferredError) {
-        try node.ensureReady(.current)
+        try node.ensureReady(context)
         finishScheduled(node, as: .built)
       } catch {
         finishScheduled(node, as: .failed)

@@ -100,6 +100,7 @@ extension Container {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    node.wasResolved.store(true, ordering: .relaxed)
     if let ready = node.readyValue { return ready }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task))
   }
@@ -112,11 +113,17 @@ extension Container {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }
-    let ready = found._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: Node<Value>.self).readyValue
+    let ready = found._withUnsafeGuaranteedRef { erased -> Value? in
+      let node = unsafeDowncast(erased, to: Node<Value>.self)
+      guard let value = node.readyValue else { return nil }
+      if !node.wasResolved.load(ordering: .relaxed) {
+        node.wasResolved.store(true, ordering: .relaxed)
+      }
+      return value
     }
     if let ready { return ready }
     let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    node.wasResolved.store(true, ordering: .relaxed)
     return try node.resolveSlow(context ?? .current)
   }
 }

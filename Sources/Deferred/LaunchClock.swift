@@ -13,6 +13,13 @@
 public protocol LaunchClock: Sendable {
   /// The current time, in nanoseconds since a fixed point of the clock's choosing.
   func now() -> UInt64
+
+  /// When the process started, on this clock.
+  var processStart: ProcessStart { get }
+
+  /// The CPU time the calling thread has used, in nanoseconds, or `nil` where the clock does
+  /// not measure it: with the wall time of a build, it tells running from blocked.
+  func threadCPUTime() -> UInt64?
 }
 
 /// The system's monotonic clock (`CLOCK_MONOTONIC`), shared by every process on the machine.
@@ -22,8 +29,20 @@ public struct MonotonicClock: LaunchClock {
 
   /// Nanoseconds on `CLOCK_MONOTONIC`.
   public func now() -> UInt64 {
+    read(CLOCK_MONOTONIC)
+  }
+
+  /// The process start: handed over by the launcher, or read from the operating system.
+  public var processStart: ProcessStart { .monotonic }
+
+  /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
+  public func threadCPUTime() -> UInt64? {
+    read(CLOCK_THREAD_CPUTIME_ID)
+  }
+
+  private func read(_ clock: clockid_t) -> UInt64 {
     var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
+    clock_gettime(clock, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
   }
 }

@@ -21,13 +21,23 @@ public final class ManualClock: LaunchClock {
   }
 
   private let state: Locked<State>
+  private let start: UInt64
 
   /// Creates a clock that reads `start` nanoseconds.
   ///
   /// - Parameter start: The first reading.
   public init(start: UInt64 = 0) {
+    self.start = start
     state = Locked(State(now: start))
   }
+
+  /// The clock's first reading: the process "started" then.
+  public var processStart: ProcessStart {
+    ProcessStart(nanoseconds: start, source: .clock, precision: 0)
+  }
+
+  /// `nil`: a manual clock does not measure CPU time.
+  public func threadCPUTime() -> UInt64? { nil }
 
   /// The current reading, in nanoseconds.
   public func now() -> UInt64 {

@@ -18,6 +18,17 @@ final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
   var chain: [AnyServiceKey] = []
 
+  /// For the recorder: the time nested builds took, one accumulator per build under way.
+  var nested: [UInt64] = []
+  /// How builds on this context come about, and the launch flags in force.
+  var trigger = Trigger.onDemand
+  var flags: Set<LaunchFlag> = []
+  /// The scheduled job running on this context: its service, quality of service, and when it
+  /// became ready to run.
+  var scheduled: AnyNode?
+  var qos: QualityOfService?
+  var readyAt: UInt64?
+
   init(thread: ThreadInfo) {
     self.thread = thread
   }

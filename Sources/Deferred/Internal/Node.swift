@@ -40,6 +40,9 @@ class AnyNode: @unchecked Sendable {
   let isAsync: Bool
 
   let storage = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// Set the first time the built value is handed out: a service built in the background and
+  /// never handed out was warmed up for nothing.
+  let wasResolved = Atomic<Bool>(false)
   let state = Locked<NodeState>(.idle(attempts: 0))
   private let observedEdges = Locked<[AnyServiceKey]>([])
 
@@ -180,25 +183,31 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
   }
 
   override func build(_ context: BuildContext, _ latch: BuildLatch) throws(DeferredError) {
+    let span = owner.recorder.begin(context)
     let value: Value
     do {
       value = try make(context)
     } catch {
+      owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .failed(error))
       fail(latch, error)
       throw error
     }
+    owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .built)
     publish(value, latch)
   }
 
   override func buildAsync(_ context: BuildContext, _ latch: BuildLatch) async throws(DeferredError)
   {
+    let span = owner.recorder.begin(context)
     let value: Value
     do {
       value = try await makeAsync(context)
     } catch {
+      owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .failed(error))
       fail(latch, error)
       throw error
     }
+    owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .built)
     publish(value, latch)
   }
 
@@ -243,7 +252,15 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     case .transient:
       context.chain.append(key)
       defer { context.chain.removeLast() }
-      return try make(context)
+      let span = owner.recorder.begin(context)
+      do {
+        let value = try make(context)
+        owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
+        return value
+      } catch {
+        owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
+        throw error
+      }
     }
   }
 
@@ -259,7 +276,15 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     case .transient:
       context.chain.append(key)
       defer { context.chain.removeLast() }
-      return try await makeAsync(context)
+      let span = owner.recorder.begin(context)
+      do {
+        let value = try await makeAsync(context)
+        owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
+        return value
+      } catch {
+        owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
+        throw error
+      }
     }
   }
 }

@@ -23,8 +23,10 @@ enum WaitGraph {
     for node: AnyNode, latch: BuildLatch, by context: BuildContext, limit: Duration?
   ) throws(DeferredError) {
     try enter(node, context)
+    let start = node.owner.recorder.clock.now()
     let outcome = latch.wait(limit: limit)
     leave(context)
+    node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     try check(outcome, node, latch, context)
   }
 
@@ -33,8 +35,10 @@ enum WaitGraph {
     for node: AnyNode, latch: BuildLatch, by context: BuildContext
   ) async throws(DeferredError) {
     try enter(node, context)
+    let start = node.owner.recorder.clock.now()
     let outcome = await latch.outcome()
     leave(context)
+    node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     try check(outcome, node, latch, context)
   }
 

@@ -1,0 +1,150 @@
+extension Container {
+  /// What the launch cost so far: milestones, every build of this container's services, and
+  /// the hazards worth fixing.
+  ///
+  /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
+  /// Services a child container shares with its parent are recorded in the parent's report.
+  ///
+  /// - Parameter criticalShareLimit: The share of the critical phase above which one critical
+  ///   initializer is named a hazard; a half by default.
+  /// - Returns: The report.
+  public func launchReport(criticalShareLimit: Double = 0.5) -> LaunchReport {
+    let start = clock.processStart
+    func offset(_ time: UInt64) -> UInt64 {
+      time > start.nanoseconds ? time - start.nanoseconds : 0
+    }
+    let milestoneTimes = launchState.withLock { $0.milestones }
+    var milestones = [Milestone(.processStart, at: 0)]
+    let steps: [(Milestone.Kind, UInt64?)] = [
+      (.launchBegan, milestoneTimes.launchBegan), (.criticalReady, milestoneTimes.criticalReady),
+      (.firstFrame, milestoneTimes.firstFrame), (.fullyReady, milestoneTimes.fullyReady),
+    ]
+    for case (let kind, let time?) in steps { milestones.append(Milestone(kind, at: offset(time))) }
+
+    let (raw, waits) = recorder.snapshot
+    struct WaitKey: Hashable {
+      let node: ObjectIdentifier
+      let attempt: Int
+    }
+    var waited: [WaitKey: (total: UInt64, who: [String])] = [:]
+    for wait in waits {
+      let key = WaitKey(node: ObjectIdentifier(wait.node), attempt: wait.attempt)
+      let who = wait.waiterService.map { "\($0) on \(wait.waiter.name)" } ?? wait.waiter.name
+      waited[key, default: (0, [])].total += wait.end &- wait.start
+      waited[key, default: (0, [])].who.append(who)
+    }
+
+    let ordered = raw.sorted { $0.start < $1.start }
+    var lastBuild: [ObjectIdentifier: Int] = [:]
+    for (index, build) in ordered.enumerated() { lastBuild[ObjectIdentifier(build.node)] = index }
+    var builds: [BuildRecord] = []
+    var transientTimes: [String: [UInt64]] = [:]
+    for build in ordered {
+      let duration = build.end &- build.start
+      let name = build.node.key.description
+      guard build.node.scope == .singleton else {
+        transientTimes[name, default: []].append(duration)
+        continue
+      }
+      let wait = waited[WaitKey(node: ObjectIdentifier(build.node), attempt: build.attempt)]
+      var outcome = BuildRecord.Outcome.built
+      var error: String?
+      switch build.outcome {
+      case .built: break
+      case .failed(let failure):
+        outcome = .failed
+        error = failure.description
+      case .cancelled: outcome = .cancelled
+      }
+      builds.append(
+        BuildRecord(
+          service: name, priority: build.priority.description, trigger: build.trigger.rawValue,
+          requestedBy: build.requestedBy?.description, thread: build.thread.name,
+          isMainThread: build.thread.isMain, qos: build.qos?.description, queued: build.queued,
+          start: offset(build.start), duration: duration,
+          selfDuration: duration > build.nested ? duration - build.nested : 0, cpu: build.cpu,
+          waited: wait?.total ?? 0, waiters: wait?.who ?? [], outcome: outcome, error: error,
+          attempt: build.attempt))
+    }
+
+    let transients = transientTimes.keys.sorted().map { name in
+      let times = transientTimes[name, default: []].sorted()
+      return TransientRecord(
+        service: name, count: times.count, total: times.reduce(0, &+),
+        median: times.isEmpty ? 0 : times[times.count / 2], max: times.last ?? 0)
+    }
+
+    var hazards: [Hazard] = []
+    for wait in waits where wait.waiter.isMain {
+      let duration = wait.end &- wait.start
+      hazards.append(
+        Hazard(
+          kind: .mainThreadWait, service: wait.node.key.description,
+          detail: "The main thread waited \(milliseconds(duration)) for \(wait.node.key),"
+            + " which another thread was building.",
+          duration: duration))
+    }
+    for (index, build) in ordered.enumerated() where build.node.scope == .singleton {
+      let name = build.node.key.description
+      if build.trigger == .launch && build.priority.phase != 0 {
+        let by = build.requestedBy.map { " because \($0) needs it" } ?? ""
+        hazards.append(
+          Hazard(
+            kind: .promoted, service: name,
+            detail: "\(name) (\(build.priority)) was built before the first frame\(by).",
+            duration: build.end &- build.start))
+      }
+      // Only the latest build of a service says whether it is still unused or unasked for.
+      if build.trigger == .scheduled, lastBuild[ObjectIdentifier(build.node)] == index {
+        switch build.outcome {
+        case .built where !build.node.wasResolved.load(ordering: .relaxed):
+          hazards.append(
+            Hazard(
+              kind: .unusedWarmUp, service: name,
+              detail: "\(name) was built in the background but nothing has used it yet.",
+              duration: build.end &- build.start))
+        case .failed(let failure):
+          hazards.append(
+            Hazard(
+              kind: .unaskedFailure, service: name,
+              detail: "\(name) failed to build in the background and nobody has asked for it"
+                + " since: \(failure)"))
+        default: break
+        }
+      }
+    }
+    let critical = LaunchReport(
+      processStart: start.source, processStartPrecision: start.precision, milestones: milestones,
+      builds: []
+    ).criticalPhase
+    if let critical, critical > 0 {
+      for build in builds where build.trigger == Trigger.launch.rawValue {
+        let share = Double(build.selfDuration) / Double(critical)
+        guard share > criticalShareLimit else { continue }
+        hazards.append(
+          Hazard(
+            kind: .largeShare, service: build.service,
+            detail: "\(build.service) took \(milliseconds(build.selfDuration)),"
+              + " \(Int((share * 100).rounded()))% of the critical phase"
+              + " (more than \(Int((criticalShareLimit * 100).rounded()))%).",
+            duration: build.selfDuration))
+      }
+    }
+
+    var dependencies: [String: [String]] = [:]
+    for node in currentTable().nodes.values {
+      let needs = node.knownDependencies.map(\.description)
+      if !needs.isEmpty { dependencies[node.key.description] = needs }
+    }
+    return LaunchReport(
+      processStart: start.source, processStartPrecision: start.precision, milestones: milestones,
+      builds: builds, transients: transients, hazards: hazards, dependencies: dependencies)
+  }
+}
+
+/// `12.34 ms`: a duration in nanoseconds, as the reports print it.
+func milliseconds(_ nanoseconds: UInt64) -> String {
+  let hundredths = (nanoseconds + 5_000) / 10_000
+  let fraction = hundredths % 100
+  return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
+}

@@ -1,0 +1,118 @@
+/// How a build came about.
+enum Trigger: String, Sendable {
+  /// Built by ``Container/launch(_:)``.
+  case launch
+  /// Built by a deferred job after the first frame.
+  case scheduled
+  /// Built because something resolved it.
+  case onDemand
+}
+
+/// One build as captured: keys and clock readings only. Names are made when a report is made,
+/// never while the app launches.
+struct RawBuild {
+  enum Outcome {
+    case built
+    case failed(DeferredError)
+    case cancelled
+  }
+
+  let node: AnyNode
+  let priority: Priority
+  let trigger: Trigger
+  let requestedBy: AnyServiceKey?
+  let thread: ThreadInfo
+  let qos: QualityOfService?
+  let queued: UInt64?
+  let start: UInt64
+  let end: UInt64
+  let nested: UInt64
+  let cpu: UInt64?
+  let outcome: Outcome
+  let attempt: Int
+}
+
+/// One wait for another context's build.
+struct RawWait {
+  let node: AnyNode
+  let attempt: Int
+  let waiter: ThreadInfo
+  let waiterService: AnyServiceKey?
+  let start: UInt64
+  let end: UInt64
+}
+
+/// What a build context notes while one of its builds runs.
+struct Span {
+  let start: UInt64
+  let cpu: UInt64?
+}
+
+/// Captures every build and wait of a container, at the cost of two clock readings and one
+/// append under a lock per build.
+final class Recorder: Sendable {
+  let isEnabled: Bool
+  let clock: any LaunchClock
+  private let builds = Locked<[RawBuild]>([])
+  private let waits = Locked<[RawWait]>([])
+
+  init(isEnabled: Bool, clock: any LaunchClock) {
+    self.isEnabled = isEnabled
+    self.clock = clock
+  }
+
+  /// Marks the start of a build on `context`.
+  @inline(__always)
+  func begin(_ context: BuildContext) -> Span? {
+    guard isEnabled else { return nil }
+    context.nested.append(0)
+    return Span(start: clock.now(), cpu: clock.threadCPUTime())
+  }
+
+  /// Records the end of the build begun with `span`.
+  func end(
+    _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
+    outcome: RawBuild.Outcome
+  ) {
+    guard let span else { return }
+    let end = clock.now()
+    let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
+    let nested = context.nested.popLast() ?? 0
+    let inclusive = end &- span.start
+    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= inclusive }
+    // The chain ends with this service; the one before it is what needed it.
+    let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
+    let isScheduledRoot = context.scheduled === node
+    let record = RawBuild(
+      node: node, priority: node.priority.resolved(in: context.flags), trigger: context.trigger,
+      requestedBy: requestedBy, thread: context.thread,
+      qos: isScheduledRoot ? context.qos : nil,
+      queued: isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil,
+      start: span.start, end: end, nested: nested, cpu: cpu, outcome: outcome, attempt: attempt)
+    builds.withLock { $0.append(record) }
+  }
+
+  /// Records a build that never started (cancelled by a shutdown).
+  func cancelled(_ node: AnyNode, priority: Priority) {
+    guard isEnabled else { return }
+    let now = clock.now()
+    let record = RawBuild(
+      node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
+      thread: ThreadInfo(isMain: false, name: "none"), qos: priority.qos, queued: nil,
+      start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
+    builds.withLock { $0.append(record) }
+  }
+
+  /// Records that `context` waited from `start` until now for a build of `node`.
+  func waited(for node: AnyNode, attempt: Int, by context: BuildContext, since start: UInt64) {
+    guard isEnabled else { return }
+    let wait = RawWait(
+      node: node, attempt: attempt, waiter: context.thread, waiterService: context.chain.last,
+      start: start, end: clock.now())
+    waits.withLock { $0.append(wait) }
+  }
+
+  var snapshot: (builds: [RawBuild], waits: [RawWait]) {
+    (builds.withLock { $0 }, waits.withLock { $0 })
+  }
+}

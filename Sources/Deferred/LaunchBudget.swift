@@ -1,0 +1,108 @@
+/// Limits a launch must stay within: for an app's tests or CI to hold its launch to.
+///
+/// ```swift
+/// let budget = LaunchBudget(
+///   firstFrame: .milliseconds(400), criticalPhase: .milliseconds(150),
+///   criticalInitializer: .milliseconds(50), mainThreadWaits: false)
+/// let violations = container.launchReport().check(budget)
+/// #expect(violations.isEmpty, "\(violations)")
+/// ```
+public struct LaunchBudget: Sendable, Hashable {
+  /// The first frame must come within this time of the process start.
+  public var firstFrame: Duration?
+  /// The critical phase (launch began to critical ready) must take at most this long.
+  public var criticalPhase: Duration?
+  /// No single critical initializer may take longer than this itself.
+  public var criticalInitializer: Duration?
+  /// Whether the main thread may wait for builds on other threads.
+  public var mainThreadWaits: Bool
+
+  /// Creates a budget; a limit left `nil` is not checked.
+  ///
+  /// - Parameters:
+  ///   - firstFrame: The latest first frame, from the process start.
+  ///   - criticalPhase: The longest critical phase.
+  ///   - criticalInitializer: The longest critical initializer (its self time).
+  ///   - mainThreadWaits: Whether the main thread may wait for other threads' builds.
+  public init(
+    firstFrame: Duration? = nil, criticalPhase: Duration? = nil,
+    criticalInitializer: Duration? = nil, mainThreadWaits: Bool = true
+  ) {
+    self.firstFrame = firstFrame
+    self.criticalPhase = criticalPhase
+    self.criticalInitializer = criticalInitializer
+    self.mainThreadWaits = mainThreadWaits
+  }
+}
+
+/// A limit of a ``LaunchBudget`` that a launch broke, with the records that broke it.
+public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
+  /// Which limit: `firstFrame`, `criticalPhase`, `criticalInitializer` or `mainThreadWaits`.
+  public var rule: String
+  /// The limit, in nanoseconds (zero for `mainThreadWaits`).
+  public var limit: UInt64
+  /// What the launch took, in nanoseconds.
+  public var actual: UInt64
+  /// The services that broke it, costliest first.
+  public var services: [String]
+
+  /// What was broken, by how much, and by whom.
+  public var description: String {
+    let who = services.isEmpty ? "" : " (\(services.joined(separator: ", ")))"
+    if rule == "mainThreadWaits" {
+      return "The main thread waited \(milliseconds(actual)) for other threads' builds\(who)."
+    }
+    return "\(rule): \(milliseconds(actual)) is over the budget of \(milliseconds(limit))\(who)."
+  }
+}
+
+extension LaunchReport {
+  /// Checks the launch against `budget`.
+  ///
+  /// - Parameter budget: The limits.
+  /// - Returns: Every limit broken, with the records that broke it; empty when the launch is
+  ///   within budget. A limit whose milestone has not happened yet counts as broken.
+  public func check(_ budget: LaunchBudget) -> [BudgetViolation] {
+    var violations: [BudgetViolation] = []
+    let critical = builds.filter { $0.trigger == "launch" }.sorted {
+      $0.selfDuration > $1.selfDuration
+    }
+    if let limit = budget.firstFrame?.nanoseconds {
+      let actual = offset(of: .firstFrame) ?? .max
+      if actual > limit {
+        violations.append(
+          BudgetViolation(
+            rule: "firstFrame", limit: limit, actual: actual,
+            services: critical.prefix(3).map(\.service)))
+      }
+    }
+    if let limit = budget.criticalPhase?.nanoseconds {
+      let actual = criticalPhase ?? .max
+      if actual > limit {
+        violations.append(
+          BudgetViolation(
+            rule: "criticalPhase", limit: limit, actual: actual,
+            services: critical.prefix(3).map(\.service)))
+      }
+    }
+    if let limit = budget.criticalInitializer?.nanoseconds {
+      let over = critical.filter { $0.selfDuration > limit }
+      if let worst = over.first {
+        violations.append(
+          BudgetViolation(
+            rule: "criticalInitializer", limit: limit, actual: worst.selfDuration,
+            services: over.map(\.service)))
+      }
+    }
+    if !budget.mainThreadWaits {
+      let waits = hazards.filter { $0.kind == .mainThreadWait }
+      if !waits.isEmpty {
+        violations.append(
+          BudgetViolation(
+            rule: "mainThreadWaits", limit: 0, actual: waits.compactMap(\.duration).reduce(0, +),
+            services: waits.map(\.service)))
+      }
+    }
+    return violations
+  }
+}

@@ -1,0 +1,88 @@
+extension LaunchReport {
+  /// The dependency graph in Graphviz DOT, each service labelled with its priority and the time
+  /// its build took, and the critical path in red: the chain of dependencies whose builds took
+  /// longest in all.
+  ///
+  /// ```sh
+  /// dot -Tsvg graph.dot -o graph.svg
+  /// ```
+  ///
+  /// - Returns: The DOT text.
+  public func dot() -> String {
+    var cost: [String: UInt64] = [:]
+    var priority: [String: String] = [:]
+    for build in builds where build.outcome == .built {
+      cost[build.service, default: 0] += build.selfDuration
+      priority[build.service] = build.priority
+    }
+    let services = Set(dependencies.keys).union(dependencies.values.joined()).union(cost.keys)
+      .sorted()
+    // Longest path by build time, over the dependency graph (iteratively, memoised).
+    var best: [String: (total: UInt64, next: String?)] = [:]
+    for root in services {
+      var stack: [(String, Bool)] = [(root, false)]
+      var onPath: Set<String> = []
+      while let (service, expanded) = stack.popLast() {
+        if best[service] != nil { continue }
+        let needs = dependencies[service] ?? []
+        if expanded {
+          onPath.remove(service)
+          let next = needs.filter { best[$0] != nil }.max { best[$0]!.total < best[$1]!.total }
+          best[service] = ((cost[service] ?? 0) + (next.flatMap { best[$0]?.total } ?? 0), next)
+        } else {
+          onPath.insert(service)
+          stack.append((service, true))
+          for need in needs where best[need] == nil && !onPath.contains(need) {
+            stack.append((need, false))
+          }
+        }
+      }
+    }
+    var path: [String] = []
+    var cursor = services.max { (best[$0]?.total ?? 0, $1) < (best[$1]?.total ?? 0, $0) }
+    while let service = cursor, !path.contains(service) {
+      path.append(service)
+      cursor = best[service]?.next
+    }
+    let onCritical = Set(path)
+    let criticalEdges = Set(zip(path, path.dropFirst()).map { "\($0)->\($1)" })
+    var lines = [
+      "digraph launch {", "  rankdir=LR;",
+      "  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=Helvetica];",
+    ]
+    func quoted(_ text: String) -> String {
+      let escaped = text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+      return "\"" + escaped.replacingAll("\n", with: "\\n") + "\""
+    }
+    for service in services {
+      var label = service
+      if let priority = priority[service] { label += "\n\(priority)" }
+      if let time = cost[service] { label += "\n\(milliseconds(time))" }
+      let style =
+        onCritical.contains(service) ? ", color=red, penwidth=2, fillcolor=\"#fde8e8\"" : ""
+      lines.append("  \(quoted(service)) [label=\(quoted(label))\(style)];")
+    }
+    for service in services {
+      for need in dependencies[service] ?? [] {
+        let style = criticalEdges.contains("\(service)->\(need)") ? " [color=red, penwidth=2]" : ""
+        lines.append("  \(quoted(service)) -> \(quoted(need))\(style);")
+      }
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension String {
+  /// The string with every `target` replaced (the standard library alone has no such method).
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var result = ""
+    var rest = self[...]
+    while let range = rest.firstRange(of: target) {
+      result += rest[..<range.lowerBound] + replacement
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
+  }
+}

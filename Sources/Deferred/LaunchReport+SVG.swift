@@ -1,0 +1,213 @@
+extension LaunchReport {
+  /// The launch as a self-contained SVG timeline that opens in any browser: a row per thread,
+  /// a bar per build coloured by priority and labelled where it fits (every bar has a tooltip),
+  /// the milestones as vertical lines, a time axis and a legend.
+  ///
+  /// Builds that overlap on one thread (a factory that builds what it needs as it goes) are
+  /// stacked in lanes, so every bar stays visible with 5 services or with 200.
+  ///
+  /// - Parameter width: The width of the picture, in pixels.
+  /// - Returns: The SVG document.
+  public func svg(width: Int = 1200) -> String {
+    let gutter = 170.0
+    let right = 30.0
+    let laneHeight = 20.0
+    let top = 74.0
+    let plot = Double(width) - gutter - right
+    let endTime = max(
+      builds.map(\.end).max() ?? 0, milestones.map(\.offset).max() ?? 0, 1_000_000)
+    let step = Self.tickStep(for: endTime)
+    let span = Double((endTime + step - 1) / step * step)
+    func x(_ nanoseconds: UInt64) -> Double { gutter + Double(nanoseconds) / span * plot }
+
+    // Rows: the main thread first, then threads in order of their first build.
+    var threads: [String] = []
+    for build in builds.sorted(by: {
+      ($0.isMainThread ? 0 : 1, $0.start) < ($1.isMainThread ? 0 : 1, $1.start)
+    })
+    where !threads.contains(build.thread) {
+      threads.append(build.thread)
+    }
+    var lanesOf: [String: [[BuildRecord]]] = [:]
+    for build in builds.sorted(by: { ($0.start, $1.duration) < ($1.start, $0.duration) }) {
+      var lanes = lanesOf[build.thread, default: []]
+      if let index = lanes.firstIndex(where: { ($0.last?.end ?? 0) <= build.start }) {
+        lanes[index].append(build)
+      } else {
+        lanes.append([build])
+      }
+      lanesOf[build.thread] = lanes
+    }
+    var rowTop: [String: Double] = [:]
+    var y = top
+    for thread in threads {
+      rowTop[thread] = y
+      y += Double(max(1, lanesOf[thread]?.count ?? 1)) * laneHeight + 10
+    }
+    let plotBottom = max(y, top + laneHeight)
+    let height = Int(plotBottom + 46)
+
+    var svg: [String] = []
+    svg.append(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\""
+        + " viewBox=\"0 0 \(width) \(height)\" font-family=\"Helvetica, Arial, sans-serif\""
+        + " font-size=\"11\">")
+    svg.append("<title>Launch timeline</title>")
+    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
+    svg.append(
+      "<text x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Launch timeline</text>")
+    // Legend.
+    var legendX = gutter
+    for (phase, colour) in Self.phaseColours {
+      svg.append(
+        "<rect x=\"\(f(legendX))\" y=\"12\" width=\"12\" height=\"12\" rx=\"2\" fill=\"\(colour)\"/>"
+      )
+      svg.append("<text x=\"\(f(legendX + 16))\" y=\"22\">\(phase)</text>")
+      legendX += 16 + Double(phase.count) * 6.5 + 18
+    }
+    svg.append(
+      "<rect x=\"\(f(legendX))\" y=\"12\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#ffffff\""
+        + " stroke=\"#c00000\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>")
+    svg.append("<text x=\"\(f(legendX + 16))\" y=\"22\">failed</text>")
+    legendX += 16 + 6 * 6.5 + 18
+    svg.append(
+      "<rect x=\"\(f(legendX))\" y=\"12\" width=\"12\" height=\"12\" fill=\"#9aa0a6\""
+        + " fill-opacity=\"0.55\" stroke=\"#5f6368\" stroke-dasharray=\"2 2\"/>")
+    svg.append("<text x=\"\(f(legendX + 16))\" y=\"22\">main thread waiting</text>")
+    // Row bands and names.
+    for (index, thread) in threads.enumerated() {
+      let rowY = rowTop[thread] ?? top
+      let rowHeight = Double(max(1, lanesOf[thread]?.count ?? 1)) * laneHeight + 4
+      if index % 2 == 0 {
+        svg.append(
+          "<rect x=\"0\" y=\"\(f(rowY - 2))\" width=\"\(width)\" height=\"\(f(rowHeight))\""
+            + " fill=\"#f4f6f8\"/>")
+      }
+      svg.append(
+        "<text x=\"12\" y=\"\(f(rowY + 13))\" font-weight=\"bold\">\(escape(clip(thread, 24)))</text>"
+      )
+    }
+    // Axis and grid.
+    var tick: UInt64 = 0
+    while Double(tick) <= span {
+      let tickX = x(tick)
+      svg.append(
+        "<line x1=\"\(f(tickX))\" y1=\"\(f(top - 6))\" x2=\"\(f(tickX))\" y2=\"\(f(plotBottom))\""
+          + " stroke=\"#e1e4e8\"/>")
+      svg.append(
+        "<text x=\"\(f(tickX))\" y=\"\(f(plotBottom + 16))\" text-anchor=\"middle\""
+          + " fill=\"#555\">\(Self.tickLabel(tick, step: step))</text>")
+      tick += step
+    }
+    svg.append(
+      "<text x=\"\(f(gutter + plot / 2))\" y=\"\(f(plotBottom + 34))\" text-anchor=\"middle\""
+        + " fill=\"#555\">time since process start</text>")
+    // Bars.
+    for thread in threads {
+      for (lane, lineBuilds) in (lanesOf[thread] ?? []).enumerated() {
+        for build in lineBuilds {
+          let barY = (rowTop[thread] ?? top) + Double(lane) * laneHeight
+          let barX = x(build.start)
+          let barWidth = max(1.5, x(build.end) - barX)
+          let colour = Self.phaseColours.first { $0.0 == build.phase }?.1 ?? "#7f7f7f"
+          let failed = build.outcome != .built
+          let stroke =
+            failed
+            ? " stroke=\"#c00000\" stroke-width=\"2\" stroke-dasharray=\"3 2\" fill-opacity=\"0.45\""
+            : ""
+          var tooltip =
+            "\(build.service): \(milliseconds(build.duration)) (self \(milliseconds(build.selfDuration)))"
+            + ", \(build.priority), \(build.trigger), starts at \(milliseconds(build.start))"
+          if let error = build.error { tooltip += "; \(error)" }
+          svg.append(
+            "<g><title>\(escape(tooltip))</title><rect x=\"\(f(barX))\" y=\"\(f(barY))\""
+              + " width=\"\(f(barWidth))\" height=\"16\" rx=\"2\" fill=\"\(colour)\"\(stroke)/>")
+          let fits = Int((barWidth - 6) / 6.2)
+          if fits >= 3 {
+            let ink = failed ? "#5a0000" : "#ffffff"
+            svg.append(
+              "<text x=\"\(f(barX + 3))\" y=\"\(f(barY + 12))\" fill=\"\(ink)\">"
+                + "\(escape(clip(build.service, fits)))</text>")
+          }
+          svg.append("</g>")
+        }
+      }
+    }
+    // The main thread's waits for other threads' builds: each ends when the build it waited for
+    // ends.
+    if let mainThread = threads.first(where: { thread in
+      builds.contains { $0.thread == thread && $0.isMainThread }
+    }) {
+      for hazard in hazards where hazard.kind == .mainThreadWait {
+        guard let duration = hazard.duration,
+          let build = builds.last(where: { $0.service == hazard.service && $0.waited > 0 })
+        else { continue }
+        let start = build.end > duration ? build.end - duration : 0
+        let barY = (rowTop[mainThread] ?? top) + 2
+        svg.append(
+          "<g><title>\(escape(hazard.detail))</title><rect x=\"\(f(x(start)))\" y=\"\(f(barY))\""
+            + " width=\"\(f(max(1.5, x(build.end) - x(start))))\" height=\"12\" fill=\"#9aa0a6\""
+            + " fill-opacity=\"0.55\" stroke=\"#5f6368\" stroke-dasharray=\"2 2\"/></g>")
+      }
+    }
+    // Milestones, labels staggered so that close ones do not overlap.
+    var lastLabelEnd = [-Double.infinity, -Double.infinity]
+    for milestone in milestones where milestone.kind != .processStart {
+      let lineX = x(milestone.offset)
+      let label = "\(milestone.kind.title) \(milliseconds(milestone.offset))"
+      let labelWidth = Double(label.count) * 6.2
+      // A label that would run off the right edge goes to the left of its line.
+      let leftward = lineX + 3 + labelWidth > Double(width) - 4
+      let labelStart = leftward ? lineX - 3 - labelWidth : lineX
+      let level = lastLabelEnd[0] < labelStart - 4 ? 0 : 1
+      lastLabelEnd[level] = labelStart + labelWidth + 3
+      let labelY = top - 24 + Double(level) * 12
+      svg.append(
+        "<line x1=\"\(f(lineX))\" y1=\"\(f(labelY + 3))\" x2=\"\(f(lineX))\" y2=\"\(f(plotBottom))\""
+          + " stroke=\"#222\" stroke-width=\"1.2\" stroke-dasharray=\"5 3\"/>")
+      let anchor = leftward ? " text-anchor=\"end\"" : ""
+      svg.append(
+        "<text x=\"\(f(leftward ? lineX - 3 : lineX + 3))\" y=\"\(f(labelY))\" fill=\"#222\"\(anchor)>"
+          + "\(escape(label))</text>")
+    }
+    svg.append("</svg>")
+    return svg.joined(separator: "\n") + "\n"
+  }
+
+  static let phaseColours: [(String, String)] = [
+    ("critical", "#d1495b"), ("afterFirstFrame", "#2e86ab"), ("idle", "#3f9e4d"),
+    ("onDemand", "#8e6bbf"),
+  ]
+
+  /// A round tick step (1, 2 or 5 times a power of ten, in nanoseconds) for about 10 ticks.
+  static func tickStep(for span: UInt64) -> UInt64 {
+    var magnitude: UInt64 = 1_000
+    while true {
+      for factor: UInt64 in [1, 2, 5] where span / (magnitude * factor) <= 10 {
+        return magnitude * factor
+      }
+      magnitude *= 10
+    }
+  }
+
+  static func tickLabel(_ tick: UInt64, step: UInt64) -> String {
+    if step >= 1_000_000_000 { return "\(tick / 1_000_000_000) s" }
+    if step >= 1_000_000 { return "\(tick / 1_000_000) ms" }
+    let tenths = tick / 100_000
+    return "\(tenths / 10).\(tenths % 10) ms"
+  }
+}
+
+private func f(_ value: Double) -> String {
+  let rounded = (value * 10).rounded() / 10
+  return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+}
+
+private func escape(_ text: String) -> String {
+  text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
+    .replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
+}
+
+private func clip(_ text: String, _ limit: Int) -> String {
+  text.count <= limit ? text : String(text.prefix(max(1, limit - 1))) + "…"
+}

@@ -1,0 +1,107 @@
+extension LaunchReport {
+  /// The launch as a table to read in a console: the milestones, then each phase's builds
+  /// (costliest first, with totals), transient services, and the hazards.
+  ///
+  /// ```
+  /// Milestones (process start from the operating system, ±10.00 ms)
+  ///   launch began         21.40 ms
+  ///   critical ready       63.02 ms
+  ///   first frame          70.11 ms
+  ///   fully ready         201.84 ms
+  ///
+  /// critical: 2 builds, 41.50 ms
+  ///   service       time       self        cpu  thread  trigger  start
+  ///   Theme     38.10 ms   38.10 ms   37.95 ms  main    launch   21.52 ms
+  /// ```
+  ///
+  /// - Returns: The table.
+  public func text() -> String {
+    var lines: [String] = []
+    let source =
+      switch processStart {
+      case .handover: "handed over by the launcher"
+      case .operatingSystem: "from the operating system"
+      case .clock: "the clock's start"
+      case .unknown: "unknown: offsets count from the container"
+      }
+    let precision =
+      switch processStartPrecision {
+      case 0: ""
+      case ..<100_000: ", ±\(processStartPrecision / 1_000) µs"
+      default: ", ±\(milliseconds(processStartPrecision))"
+      }
+    lines.append("Milestones (process start \(source)\(precision))")
+    for milestone in milestones where milestone.kind != .processStart {
+      lines.append(
+        "  " + pad(milestone.kind.title, 16) + padLeft(milliseconds(milestone.offset), 12))
+    }
+    let phases = ["critical", "afterFirstFrame", "idle", "onDemand"]
+    for phase in phases {
+      let group = builds.filter { $0.phase == phase }.sorted {
+        ($0.duration, $1.service) > ($1.duration, $0.service)
+      }
+      guard !group.isEmpty else { continue }
+      let total = group.reduce(UInt64(0)) { $0 + $1.selfDuration }
+      lines.append("")
+      lines.append(
+        "\(phase): \(group.count) build\(group.count == 1 ? "" : "s"), \(milliseconds(total))")
+      let rows = group.map { build -> [String] in
+        var trigger = build.trigger
+        if let by = build.requestedBy { trigger += " for \(by)" }
+        var notes: [String] = []
+        if build.outcome != .built { notes.append(build.outcome.rawValue) }
+        if build.attempt > 1 { notes.append("attempt \(build.attempt)") }
+        if build.waited > 0 { notes.append("others waited \(milliseconds(build.waited))") }
+        if let queued = build.queued { notes.append("queued \(milliseconds(queued))") }
+        return [
+          build.service, milliseconds(build.duration), milliseconds(build.selfDuration),
+          build.cpu.map(milliseconds) ?? "-", build.thread, trigger,
+          milliseconds(build.start), notes.joined(separator: ", "),
+        ]
+      }
+      lines += table(
+        header: ["service", "time", "self", "cpu", "thread", "trigger", "start", ""],
+        rows: rows, rightAligned: [1, 2, 3, 6])
+    }
+    if !transients.isEmpty {
+      lines.append("")
+      lines.append("transient:")
+      lines += table(
+        header: ["service", "count", "total", "median", "max"],
+        rows: transients.map {
+          [
+            $0.service, String($0.count), milliseconds($0.total), milliseconds($0.median),
+            milliseconds($0.max),
+          ]
+        }, rightAligned: [1, 2, 3, 4])
+    }
+    lines.append("")
+    if hazards.isEmpty {
+      lines.append("No hazards.")
+    } else {
+      lines.append("Hazards:")
+      for hazard in hazards { lines.append("  ! \(hazard.detail)") }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> [String] {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    return all.map { row in
+      let cells = row.indices.map { column in
+        rightAligned.contains(column)
+          ? padLeft(row[column], widths[column]) : pad(row[column], widths[column])
+      }
+      return "  " + String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+    }
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+  }
+
+  private func padLeft(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,101 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// When the process started, on a ``LaunchClock``, and where that figure came from.
+///
+/// Launch reports measure every offset from process start, so the time before `main` (loading,
+/// static initialisers) counts. The figure comes from the most precise source there is:
+///
+/// - ``Source-swift.enum/handover``: a launcher read `CLOCK_MONOTONIC` just before it spawned
+///   this process and passed it in the `DEFERRED_SPAWN_NS` environment variable (the demo's
+///   `compare` does): microsecond-precise, and it includes the spawn and the exec.
+/// - ``Source-swift.enum/operatingSystem``: Linux's `/proc/self/stat` (clock ticks, usually
+///   10 ms each) or Apple's `sysctl` (microseconds, wall clock).
+/// - ``Source-swift.enum/clock``: the clock's own start (``ManualClock`` in tests).
+public struct ProcessStart: Sendable, Hashable {
+  /// Where a process start figure came from.
+  public enum Source: String, Sendable, Hashable, Codable {
+    /// Handed over by the launcher in `DEFERRED_SPAWN_NS`.
+    case handover
+    /// Read from the operating system.
+    case operatingSystem
+    /// The clock's own start, as with a manual clock.
+    case clock
+    /// Not known: offsets count from the container's creation.
+    case unknown
+  }
+
+  /// The process start, in nanoseconds on the clock that reported it.
+  public let nanoseconds: UInt64
+  /// Where the figure came from.
+  public let source: Source
+  /// How precise the figure is, in nanoseconds (10 ms for Linux's clock ticks).
+  public let precision: UInt64
+
+  /// Creates a process start.
+  ///
+  /// - Parameters:
+  ///   - nanoseconds: The start, on the clock's scale.
+  ///   - source: Where it came from.
+  ///   - precision: How precise it is, in nanoseconds.
+  public init(nanoseconds: UInt64, source: Source, precision: UInt64) {
+    self.nanoseconds = nanoseconds
+    self.source = source
+    self.precision = precision
+  }
+
+  /// This process's start on `CLOCK_MONOTONIC`, read once.
+  static let monotonic: ProcessStart = {
+    if let raw = getenv("DEFERRED_SPAWN_NS"), let value = UInt64(String(cString: raw)) {
+      return ProcessStart(nanoseconds: value, source: .handover, precision: 1_000)
+    }
+    return fromOperatingSystem()
+      ?? ProcessStart(nanoseconds: MonotonicClock().now(), source: .unknown, precision: 0)
+  }()
+
+  private static func fromOperatingSystem() -> ProcessStart? {
+    #if canImport(Darwin)
+      var info = kinfo_proc()
+      var size = MemoryLayout<kinfo_proc>.stride
+      var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
+      guard sysctl(&mib, 4, &info, &size, nil, 0) == 0 else { return nil }
+      let started = info.kp_proc.p_un.__p_starttime
+      var wall = timeval()
+      gettimeofday(&wall, nil)
+      let startMicros = Int64(started.tv_sec) * 1_000_000 + Int64(started.tv_usec)
+      let nowMicros = Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_usec)
+      let age = UInt64(max(0, nowMicros - startMicros)) * 1_000
+      let now = MonotonicClock().now()
+      return ProcessStart(
+        nanoseconds: now > age ? now - age : 0, source: .operatingSystem, precision: 1_000)
+    #else
+      // Field 22 of /proc/self/stat: start time in clock ticks since boot (CLOCK_BOOTTIME).
+      let fd = open("/proc/self/stat", O_RDONLY)
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      var buffer = [UInt8](repeating: 0, count: 1024)
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      guard count > 0 else { return nil }
+      let text = String(decoding: buffer[0..<count], as: UTF8.self)
+      // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+      guard let close = text.lastIndex(of: ")") else { return nil }
+      let fields = text[text.index(after: close)...].split(separator: " ")
+      guard fields.count > 19, let ticks = UInt64(fields[19]) else { return nil }
+      let hertz = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+      var boot = timespec()
+      clock_gettime(CLOCK_BOOTTIME, &boot)
+      let sinceBoot = UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
+      let startedSinceBoot = ticks * (1_000_000_000 / hertz)
+      let age = sinceBoot > startedSinceBoot ? sinceBoot - startedSinceBoot : 0
+      let now = MonotonicClock().now()
+      return ProcessStart(
+        nanoseconds: now > age ? now - age : 0, source: .operatingSystem,
+        precision: 1_000_000_000 / hertz)
+    #endif
+  }
+}

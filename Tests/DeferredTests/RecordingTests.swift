@@ -1,0 +1,230 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Deferred
+
+final class Fonts: Sendable {}
+final class Catalog: Sendable { init(_: Parser) {} }
+final class Parser: Sendable {}
+final class Formatter: Sendable {}
+
+@Suite struct RecordingTests {
+  static let ms: UInt64 = 1_000_000
+
+  /// A launch whose every cost is set by advancing the manual clock inside the factories.
+  static func launch() throws -> (Container, ManualScheduler) {
+    let scheduler = ManualScheduler()
+    let clock = scheduler.clock
+    let container = Container(scheduler: scheduler, clock: clock)
+    try container.register(Fonts.self, priority: .afterFirstFrame()) {
+      clock.advance(by: .milliseconds(4))
+      return Fonts()
+    }
+    try container.register(Theme.self, priority: .critical) { (_: Fonts) in
+      clock.advance(by: .milliseconds(30))
+      return Theme()
+    }
+    try container.register(Storage.self, priority: .critical) {
+      clock.advance(by: .milliseconds(10))
+      return Storage()
+    }
+    try container.register(Network.self, priority: .afterFirstFrame()) {
+      clock.advance(by: .milliseconds(20))
+      return Network()
+    }
+    try container.register(Parser.self) {
+      clock.advance(by: .milliseconds(7))
+      return Parser()
+    }
+    try container.register(Catalog.self) { resolver in
+      clock.advance(by: .milliseconds(2))
+      let parser = try resolver.resolve(Parser.self)
+      clock.advance(by: .milliseconds(3))
+      return Catalog(parser)
+    }
+    try container.register(Formatter.self, scope: .transient) {
+      clock.advance(by: .milliseconds(1))
+      return Formatter()
+    }
+    clock.advance(by: .milliseconds(5))
+    try container.launch()
+    clock.advance(by: .milliseconds(2))
+    try container.firstFrameDrawn()
+    clock.advance(by: .milliseconds(3))
+    scheduler.runAll()
+    _ = try container.resolve(Catalog.self)
+    for _ in 0..<3 { _ = try container.resolve(Formatter.self) }
+    return (container, scheduler)
+  }
+
+  @Test func figuresAreExactUnderTheManualClock() throws {
+    let (container, _) = try Self.launch()
+    let report = container.launchReport()
+    let ms = Self.ms
+    #expect(report.processStart == .clock)
+    #expect(
+      report.milestones == [
+        Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 5 * ms),
+        Milestone(.criticalReady, at: 49 * ms), Milestone(.firstFrame, at: 51 * ms),
+        Milestone(.fullyReady, at: 74 * ms),
+      ])
+    #expect(report.criticalPhase == 44 * ms)
+    let byService = Dictionary(uniqueKeysWithValues: report.builds.map { ($0.service, $0) })
+    #expect(
+      report.builds.map(\.service) == ["Fonts", "Theme", "Storage", "Network", "Catalog", "Parser"])
+
+    let fonts = try #require(byService["Fonts"])
+    #expect(fonts.trigger == "launch")
+    #expect(fonts.requestedBy == "Theme")
+    #expect(fonts.priority == "afterFirstFrame(utility)")
+    #expect((fonts.start, fonts.duration, fonts.selfDuration) == (5 * ms, 4 * ms, 4 * ms))
+    #expect(fonts.cpu == nil)
+    #expect(fonts.attempt == 1)
+
+    let theme = try #require(byService["Theme"])
+    #expect((theme.start, theme.duration) == (9 * ms, 30 * ms))
+    #expect(theme.requestedBy == nil)
+    #expect(theme.qos == nil && theme.queued == nil)
+
+    let network = try #require(byService["Network"])
+    #expect(network.trigger == "scheduled")
+    #expect(network.qos == "utility")
+    #expect(network.queued == 3 * ms)
+    #expect((network.start, network.duration) == (54 * ms, 20 * ms))
+
+    let catalog = try #require(byService["Catalog"])
+    #expect(catalog.trigger == "onDemand")
+    #expect((catalog.duration, catalog.selfDuration) == (12 * ms, 5 * ms))
+    let parser = try #require(byService["Parser"])
+    #expect(parser.requestedBy == "Catalog")
+    #expect((parser.start, parser.duration) == (76 * ms, 7 * ms))
+
+    #expect(
+      report.transients == [
+        TransientRecord(service: "Formatter", count: 3, total: 3 * ms, median: ms, max: ms)
+      ])
+    #expect(report.dependencies["Theme"] == ["Fonts"])
+    #expect(report.dependencies["Catalog"] == ["Parser"])
+  }
+
+  @Test func hazardsAreNamed() throws {
+    let (container, _) = try Self.launch()
+    let report = container.launchReport(criticalShareLimit: 0.5)
+    #expect(report.hazards.map(\.kind) == [.promoted, .unusedWarmUp, .largeShare])
+    #expect(
+      report.hazards[0].detail
+        == "Fonts (afterFirstFrame(utility)) was built before the first frame because Theme needs it."
+    )
+    #expect(
+      report.hazards[1].detail == "Network was built in the background but nothing has used it yet."
+    )
+    #expect(
+      report.hazards[2].detail
+        == "Theme took 30.00 ms, 68% of the critical phase (more than 50%).")
+    _ = try container.resolve(Network.self)
+    #expect(!container.launchReport().hazards.contains { $0.kind == .unusedWarmUp })
+  }
+
+  @Test func failedDeferredBuildNobodyAskedForIsAHazard() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Network.self, priority: .afterFirstFrame()) {
+      throw Failure(message: "offline")
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    scheduler.runAll()
+    let report = container.launchReport()
+    #expect(report.builds.map(\.outcome) == [.failed])
+    #expect(report.builds.first?.error?.contains("offline") == true)
+    #expect(report.hazards.map(\.kind) == [.unaskedFailure])
+    _ = try? container.resolve(Network.self)
+    let later = container.launchReport()
+    #expect(later.builds.map(\.attempt) == [1, 2])
+    #expect(!later.hazards.contains { $0.kind == .unaskedFailure })
+  }
+
+  @MainActor @Test func waitsAreRecordedAgainstTheBuild() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let started = Signal()
+    let release = Signal()
+    try container.register(Storage.self) {
+      started.fire()
+      release.wait()
+      return Storage()
+    }
+    let waiting = Signal()
+    container.waitObserver.withLock { $0 = { _ in waiting.fire() } }
+    let done = Signal()
+    Thread.detach {
+      _ = try? container.resolve(Storage.self)
+      done.fire()
+    }
+    started.wait()
+    Thread.detach {
+      waiting.wait()
+      scheduler.clock.advance(by: .milliseconds(8))
+      release.fire()
+    }
+    _ = try container.resolve(Storage.self)
+    done.wait()
+    let report = container.launchReport()
+    let build = try #require(report.builds.first)
+    #expect(build.waited == 8 * Self.ms)
+    #expect(build.waiters.count == 1)
+    // Swift Testing runs @MainActor tests on the main thread: the wait is a hazard.
+    if ThreadInfo.current().isMain {
+      #expect(build.waiters == ["main"])
+      #expect(report.hazards.map(\.kind) == [.mainThreadWait])
+      #expect(
+        report.hazards.first?.detail
+          == "The main thread waited 8.00 ms for Storage, which another thread was building.")
+      #expect(report.check(LaunchBudget(mainThreadWaits: false)).map(\.rule) == ["mainThreadWaits"])
+    }
+  }
+
+  @Test func recordingCanBeTurnedOff() throws {
+    let container = Container(recording: false)
+    try container.register(Storage.self) { Storage() }
+    _ = try container.resolve(Storage.self)
+    #expect(container.launchReport().builds.isEmpty)
+  }
+
+  @Test func budgetsNameTheRecordsThatBrokeThem() throws {
+    let (container, _) = try Self.launch()
+    let report = container.launchReport()
+    #expect(
+      report.check(
+        LaunchBudget(
+          firstFrame: .milliseconds(60), criticalPhase: .milliseconds(50),
+          criticalInitializer: .milliseconds(30), mainThreadWaits: false)
+      ).isEmpty)
+    let broken = report.check(
+      LaunchBudget(
+        firstFrame: .milliseconds(50), criticalPhase: .milliseconds(40),
+        criticalInitializer: .milliseconds(8)))
+    #expect(broken.map(\.rule) == ["firstFrame", "criticalPhase", "criticalInitializer"])
+    #expect(broken[2].services == ["Theme", "Storage"])
+    #expect(
+      broken[0].description
+        == "firstFrame: 51.00 ms is over the budget of 50.00 ms (Theme, Storage, Fonts).")
+  }
+
+  @Test func jsonRoundTrips() throws {
+    let (container, _) = try Self.launch()
+    let report = container.launchReport()
+    #expect(try LaunchReport(json: report.json()) == report)
+    #expect(try LaunchReport(json: report.json(pretty: true)) == report)
+    #expect(throws: JSONError.self) { try LaunchReport(json: "{\"schema\": \"other\"}") }
+    #expect(throws: JSONError.self) { try LaunchReport(json: "{\"schema\": ") }
+  }
+}
+
+/// Starts a thread that is not one of Swift Testing's or Dispatch's.
+enum Thread {
+  static func detach(_ body: @escaping @Sendable () -> Void) {
+    Dispatch.DispatchQueue.global().async(execute: body)
+  }
+}
