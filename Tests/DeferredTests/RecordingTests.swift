@@ -228,3 +228,15 @@ enum Thread {
     Dispatch.DispatchQueue.global().async(execute: body)
   }
 }
+
+@Suite struct ProcessStartTests {
+  @Test func monotonicProcessStartIsInThePast() {
+    let clock = MonotonicClock()
+    let start = clock.processStart
+    #expect(start.nanoseconds <= clock.now())
+    #expect([.handover, .operatingSystem].contains(start.source))
+    // The test process has not been running for a day.
+    #expect(clock.now() - start.nanoseconds < 86_400 * 1_000_000_000)
+    #expect(clock.threadCPUTime() != nil)
+  }
+}
