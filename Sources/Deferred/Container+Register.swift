@@ -58,15 +58,11 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    var declared: [AnyServiceKey] = []
-    for dependency in repeat each dependencies { declared.append(dependency.erased) }
     let keys = (repeat each dependencies)
-    try add(
-      Node(
-        key: key.erased, scope: scope, priority: priority, dependencies: declared, owner: self,
-        factory: .sync { resolver in try factory(repeat resolver.resolve(each keys)) }),
-      replacing: replacing)
-    return key
+    return try add(
+      key, scope: scope, priority: priority, replacing: replacing,
+      dependencies: declared(repeat each dependencies),
+      factory: .sync { resolver in try factory(repeat resolver.resolve(each keys)) })
   }
 
   /// Registers a service whose factory resolves what it needs itself, for dependencies that
@@ -119,11 +115,8 @@ extension Container {
     replacing: Bool = false, _ factory: @escaping @Sendable (borrowing Resolver) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      Node(
-        key: key.erased, scope: scope, priority: priority, dependencies: nil, owner: self,
-        factory: .sync(factory)),
-      replacing: replacing)
-    return key
+      key, scope: scope, priority: priority, replacing: replacing, dependencies: nil,
+      factory: .sync(factory))
   }
 
   /// Registers a service built by an `async` factory whose parameters are its dependencies: a
@@ -179,14 +172,30 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    var declared: [AnyServiceKey] = []
-    for dependency in repeat each dependencies { declared.append(dependency.erased) }
     let keys = (repeat each dependencies)
+    return try add(
+      key, scope: scope, priority: priority, replacing: replacing,
+      dependencies: declared(repeat each dependencies),
+      factory: .async { resolver in try await factory(repeat await resolver.resolve(each keys)) })
+  }
+
+  /// The erased keys of a pack of dependency keys, in order.
+  private func declared<each Dependency: Sendable>(
+    _ dependencies: repeat ServiceKey<each Dependency>
+  ) -> [AnyServiceKey] {
+    var keys: [AnyServiceKey] = []
+    for dependency in repeat each dependencies { keys.append(dependency.erased) }
+    return keys
+  }
+
+  private func add<Value: Sendable>(
+    _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
+    dependencies: [AnyServiceKey]?, factory: Factory<Value>
+  ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       Node(
-        key: key.erased, scope: scope, priority: priority, dependencies: declared, owner: self,
-        factory: .async { resolver in try await factory(repeat await resolver.resolve(each keys)) }
-      ),
+        key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
+        owner: self, factory: factory),
       replacing: replacing)
     return key
   }

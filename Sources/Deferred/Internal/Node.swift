@@ -253,14 +253,22 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       context.chain.append(key)
       defer { context.chain.removeLast() }
       let span = owner.recorder.begin(context)
-      do {
-        let value = try make(context)
-        owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
-        return value
-      } catch {
-        owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
-        throw error
-      }
+      let result = Result { () throws(DeferredError) in try make(context) }
+      return try recordTransient(span, context, result)
+    }
+  }
+
+  /// Records one build of a transient service and hands on its result.
+  private func recordTransient(
+    _ span: Span?, _ context: BuildContext, _ result: Result<Value, DeferredError>
+  ) throws(DeferredError) -> Value {
+    switch result {
+    case .success(let value):
+      owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
+      return value
+    case .failure(let error):
+      owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
+      throw error
     }
   }
 
@@ -277,14 +285,13 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       context.chain.append(key)
       defer { context.chain.removeLast() }
       let span = owner.recorder.begin(context)
-      do {
-        let value = try await makeAsync(context)
-        owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
-        return value
+      let result: Result<Value, DeferredError>
+      do throws(DeferredError) {
+        result = .success(try await makeAsync(context))
       } catch {
-        owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
-        throw error
+        result = .failure(error)
       }
+      return try recordTransient(span, context, result)
     }
   }
 }
