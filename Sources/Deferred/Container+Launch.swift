@@ -66,7 +66,9 @@ extension Container {
     let nodes = currentTable().orderedNodes
     let now = clock.now()
     let (submit, delays, readyNow) = try launchState.withLock {
-      state throws(DeferredError) -> ([AnyNode], [Duration], [@Sendable () -> Void]) in
+      state throws(DeferredError) -> (
+        [(AnyNode, QualityOfService)], [Duration], [@Sendable () -> Void]
+      ) in
       switch state.phase {
       case .deferring:
         return ([], [], [])
@@ -83,10 +85,14 @@ extension Container {
       state.phase = .deferring
       state.milestones.firstFrame = now
       var delays: Set<Duration> = []
+      var added: [ObjectIdentifier] = []
       for (order, node) in nodes.enumerated() {
-        if let delay = schedule(node, order: order, in: &state) { delays.insert(delay) }
+        guard let (id, delay) = addEntry(node, order: order, in: &state) else { continue }
+        added.append(id)
+        if let delay { delays.insert(delay) }
       }
-      for id in state.entries.keys { state.makeReady(id, at: now) }
+      for id in added { gate(id, in: &state) }
+      for id in added { state.makeReady(id, at: now) }
       let readyNow = markFullyReadyIfDone(&state)
       return (state.takeSubmittable(width: maxConcurrentBuilds), delays.sorted(), readyNow)
     }
@@ -136,7 +142,8 @@ extension Container {
         state.entries[id]?.status = .cancelled
         recorder.cancelled(entry.node, priority: entry.priority)
       }
-      state.ready = []
+      state.readySync.removeAll()
+      state.readyAsync = []
       state.fullyReadyCallbacks = []
       defer { state.fullyReadyWaiters = [] }
       return (state.fullyReadyWaiters, wasDeferring)
@@ -224,7 +231,7 @@ extension Container {
     _ work: @escaping @Sendable (Value) -> Void
   ) throws(DeferredError) {
     let key = ServiceKey<Value>(name: name)
-    guard let found = lookup(Value.self, name) else {
+    guard let found = lookup(ObjectIdentifier(Value.self), name) else {
       throw missing(key.erased, chain: [])
     }
     unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self).whenReady(on: queue, work)
@@ -232,8 +239,11 @@ extension Container {
 
   // MARK: - Scheduling
 
-  /// Adds `node` to the deferred builds if its priority is deferred; returns its idle delay.
-  private func schedule(_ node: AnyNode, order: Int, in state: inout LaunchState) -> Duration? {
+  /// Adds `node` to the deferred builds if its priority is deferred; returns its entry and its
+  /// idle delay.
+  private func addEntry(
+    _ node: AnyNode, order: Int, in state: inout LaunchState
+  ) -> (ObjectIdentifier, Duration?)? {
     guard node.scope == .singleton, !node.isReady else { return nil }
     let priority = node.priority.resolved(in: state.flags)
     var delay: Duration?
@@ -248,38 +258,53 @@ extension Container {
       node: node, priority: priority, order: order,
       released: delay == nil || state.idleRequested)
     state.remaining += 1
-    // Gate it on the nearest scheduled services it needs, through unscheduled ones.
-    var seen: Set<ObjectIdentifier> = [id]
-    var queue = node.knownDependencies.compactMap { node.owner.node(for: $0) }
-    while let dependency = queue.popLast() {
+    return (id, delay)
+  }
+
+  /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
+  /// (iteratively), that run in the same phase or before it.
+  private func gate(_ id: ObjectIdentifier, in state: inout LaunchState) {
+    guard let entry = state.entries[id] else { return }
+    var gates = 0
+    var seen: Set<ObjectIdentifier> = []
+    var queue: [AnyNode] = []
+    func visit(_ dependency: AnyNode) {
+      guard !dependency.isReady else { return }
       let dependencyID = ObjectIdentifier(dependency)
-      guard seen.insert(dependencyID).inserted, !dependency.isReady else { continue }
-      let dependencyPriority = dependency.priority.resolved(in: state.flags)
-      if dependencyPriority.phase == 1 || dependencyPriority.phase == 2 {
-        guard dependencyPriority.phase <= priority.phase else { continue }
-        if state.entries[dependencyID] == nil {
-          _ = schedule(dependency, order: order, in: &state)
-        }
-        if let entry = state.entries[dependencyID], !entry.isFinished {
-          state.entries[dependencyID]?.dependents.append(id)
-          state.entries[id]?.gates += 1
-        }
-      } else {
-        queue += dependency.knownDependencies.compactMap { dependency.owner.node(for: $0) }
+      if let scheduled = state.entries[dependencyID] {
+        guard scheduled.priority.phase <= entry.priority.phase, !scheduled.isFinished,
+          !scheduled.dependents.contains(id)
+        else { return }
+        scheduled.dependents.append(id)
+        gates += 1
+      } else if seen.insert(dependencyID).inserted {
+        queue.append(dependency)
       }
     }
-    return delay
+    for key in entry.node.knownDependencies {
+      if let dependency = entry.node.owner.node(for: key) { visit(dependency) }
+    }
+    while let next = queue.popLast() {
+      for key in next.knownDependencies {
+        if let dependency = next.owner.node(for: key) { visit(dependency) }
+      }
+    }
+    entry.gates += gates
   }
 
   /// Schedules a deferred service registered after the first frame, as if it had been there.
   func adopt(_ node: AnyNode) {
     let now = clock.now()
-    let (submit, delay) = launchState.withLock { state -> ([AnyNode], Duration?) in
+    let (submit, delay) = launchState.withLock {
+      state -> ([(AnyNode, QualityOfService)], Duration?) in
       guard state.phase == .deferring else { return ([], nil) }
       let wasReady = state.isFullyReady
-      let delay = schedule(node, order: state.entries.count, in: &state)
-      if wasReady && !state.isFullyReady { state.milestones.fullyReady = nil }
-      for id in state.entries.keys { state.makeReady(id, at: now) }
+      guard let (id, delay) = addEntry(node, order: state.entries.count, in: &state) else {
+        return ([], nil)
+      }
+      if wasReady { state.milestones.fullyReady = nil }
+      gate(id, in: &state)
+      state.makeReady(id, at: now)
       return (state.takeSubmittable(width: maxConcurrentBuilds), delay)
     }
     if let delay {
@@ -306,11 +331,10 @@ extension Container {
 
   /// Hands builds to the scheduler (never under the launch lock: a scheduler may run a job
   /// on the spot).
-  private func hand(_ nodes: [AnyNode]) {
-    for node in nodes {
-      let qos = launchState.withLock { $0.entries[ObjectIdentifier(node)]?.priority.qos }
+  private func hand(_ builds: [(AnyNode, QualityOfService)]) {
+    for (node, qos) in builds {
       scheduler.schedule(
-        LaunchJob(label: "build \(node.key)", qos: qos ?? .utility) { self.runScheduled(node) })
+        LaunchJob(describing: "build \(node.key)", qos: qos) { self.runScheduled(node) })
     }
   }
 

@@ -29,9 +29,12 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    try register(
+    // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
+    // no tuple type at run time.
+    try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: repeat ServiceKey<each Dependency>(), factory: factory)
+      dependencies: declared(repeat (each Dependency).self),
+      factory: .sync { resolver in try factory(repeat resolver.resolve((each Dependency).self)) })
   }
 
   /// Registers a service under `key` whose factory's parameters are the services of the
@@ -149,9 +152,12 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    try register(
+    try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: repeat ServiceKey<each Dependency>(), factory: factory)
+      dependencies: declared(repeat (each Dependency).self),
+      factory: .async { resolver in
+        try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>()))
+      })
   }
 
   /// Registers a service under `key` built by an `async` factory whose parameters are the
@@ -177,6 +183,15 @@ extension Container {
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
       factory: .async { resolver in try await factory(repeat await resolver.resolve(each keys)) })
+  }
+
+  /// The erased keys of a pack of dependency types, each unnamed, in order.
+  private func declared<each Dependency: Sendable>(
+    _ types: repeat (each Dependency).Type
+  ) -> [AnyServiceKey] {
+    var keys: [AnyServiceKey] = []
+    for type in repeat each types { keys.append(AnyServiceKey(type, name: nil)) }
+    return keys
   }
 
   /// The erased keys of a pack of dependency keys, in order.
@@ -212,21 +227,21 @@ extension Container {
       if parent != nil && !registry.tables.isEmpty {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
       }
-      if let existing = registry.own[node.key] {
-        guard replacing else {
-          throw DeferredError(.duplicateRegistration, key: node.key, chain: [node.key])
-        }
+      // One hash in the common case: insert, and put back what was there if it may not go.
+      if let existing = registry.own.updateValue(node, forKey: node.key) {
         let untouched = existing.state.withLock {
-          if case .idle = $0 { return true }
+          if case .idle = $0.phase { return true }
           return false
         }
-        guard untouched else {
-          throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
+        guard replacing && untouched else {
+          registry.own[node.key] = existing
+          throw DeferredError(
+            replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
+            chain: [node.key])
         }
       } else {
         registry.order.append(node.key)
       }
-      registry.own[node.key] = node
       published.store(nil, ordering: .releasing)
     }
     generation.add(1, ordering: .releasing)

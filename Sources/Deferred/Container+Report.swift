@@ -21,7 +21,7 @@ extension Container {
     ]
     for case (let kind, let time?) in steps { milestones.append(Milestone(kind, at: offset(time))) }
 
-    let (raw, waits) = recorder.snapshot
+    let (raw, waits, transientStats) = recorder.snapshot
     struct WaitKey: Hashable {
       let node: ObjectIdentifier
       let attempt: Int
@@ -38,14 +38,9 @@ extension Container {
     var lastBuild: [ObjectIdentifier: Int] = [:]
     for (index, build) in ordered.enumerated() { lastBuild[ObjectIdentifier(build.node)] = index }
     var builds: [BuildRecord] = []
-    var transientTimes: [String: [UInt64]] = [:]
     for build in ordered {
       let duration = build.end &- build.start
       let name = build.node.key.description
-      guard build.node.scope == .singleton else {
-        transientTimes[name, default: []].append(duration)
-        continue
-      }
       let wait = waited[WaitKey(node: ObjectIdentifier(build.node), attempt: build.attempt)]
       var outcome = BuildRecord.Outcome.built
       var error: String?
@@ -67,12 +62,12 @@ extension Container {
           attempt: build.attempt))
     }
 
-    let transients = transientTimes.keys.sorted().map { name in
-      let times = transientTimes[name, default: []].sorted()
+    let transients = transientStats.map { stats in
+      let samples = stats.samples.sorted()
       return TransientRecord(
-        service: name, count: times.count, total: times.reduce(0, &+),
-        median: times.isEmpty ? 0 : times[times.count / 2], max: times.last ?? 0)
-    }
+        service: stats.node.key.description, count: stats.count, total: stats.total,
+        median: samples.isEmpty ? 0 : samples[samples.count / 2], max: stats.max)
+    }.sorted { $0.service < $1.service }
 
     var hazards: [Hazard] = []
     for wait in waits where wait.waiter.isMain {
@@ -84,7 +79,7 @@ extension Container {
             + " which another thread was building.",
           duration: duration))
     }
-    for (index, build) in ordered.enumerated() where build.node.scope == .singleton {
+    for (index, build) in ordered.enumerated() {
       let name = build.node.key.description
       if build.trigger == .launch && build.priority.phase != 0 {
         let by = build.requestedBy.map { " because \($0) needs it" } ?? ""

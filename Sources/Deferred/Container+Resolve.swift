@@ -18,10 +18,14 @@ extension Container {
   /// - Throws: ``DeferredError``, naming the service and the chain that needed it: the
   ///   service or one it needs is missing, a factory threw, the services form a cycle, or a
   ///   wait for another thread's build ran past ``waitLimit``.
+  @inlinable
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    try resolve(ServiceKey<Value>(name: name), context: nil)
+    if let raw = readyStorage(ObjectIdentifier(Value.self), name) {
+      return raw.assumingMemoryBound(to: Value.self).pointee
+    }
+    return try resolveSlow(ServiceKey<Value>(name: name))
   }
 
   /// Returns the service registered for `key`, building it first if it is not built yet.
@@ -29,7 +33,18 @@ extension Container {
   /// - Parameter key: The service's key.
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
+  @inlinable
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
+      return raw.assumingMemoryBound(to: Value.self).pointee
+    }
+    return try resolveSlow(key)
+  }
+
+  /// Resolves a service that is not built yet, or is transient (the part of ``resolve(_:)``
+  /// that is not inlined).
+  @usableFromInline
+  func resolveSlow<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     try resolve(key, context: nil)
   }
 
@@ -41,6 +56,7 @@ extension Container {
   ///   - type: The service's type; it may be left out where the compiler can infer it.
   ///   - name: The registration's name, if it has one.
   /// - Returns: The service.
+  @inlinable
   public func require<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) -> Value {
@@ -52,7 +68,16 @@ extension Container {
   ///
   /// - Parameter key: The service's key.
   /// - Returns: The service.
+  @inlinable
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
+    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
+      return raw.assumingMemoryBound(to: Value.self).pointee
+    }
+    return requireSlow(key)
+  }
+
+  @usableFromInline
+  func requireSlow<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
     do {
       return try resolve(key, context: nil)
     } catch {
@@ -96,32 +121,27 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    guard let found = lookup(Value.self, key.name) else {
+    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
+      return raw.assumingMemoryBound(to: Value.self).pointee
+    }
+    guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
     node.wasResolved.store(true, ordering: .relaxed)
-    if let ready = node.readyValue { return ready }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task))
   }
 
-  @inline(__always)
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
-    guard let found = lookup(Value.self, key.name) else {
+    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
+      return raw.assumingMemoryBound(to: Value.self).pointee
+    }
+    guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }
-    let ready = found._withUnsafeGuaranteedRef { erased -> Value? in
-      let node = unsafeDowncast(erased, to: Node<Value>.self)
-      guard let value = node.readyValue else { return nil }
-      if !node.wasResolved.load(ordering: .relaxed) {
-        node.wasResolved.store(true, ordering: .relaxed)
-      }
-      return value
-    }
-    if let ready { return ready }
     let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
     node.wasResolved.store(true, ordering: .relaxed)
     return try node.resolveSlow(context ?? .current)

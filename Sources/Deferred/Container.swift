@@ -77,17 +77,17 @@ public final class Container: Sendable {
   ///     once).
   ///   - maxConcurrentBuilds: How many synchronous deferred builds may run at once; the number
   ///     of active processors by default.
-  ///   - recording: Whether to record what every build costs, for ``launchReport()``; on by
-  ///     default (it costs well under a microsecond a build).
+  ///   - recording: What to record of every build, for ``launchReport(criticalShareLimit:)``:
+  ///     ``Recording/timings`` by default (well under a microsecond a build).
   public init(
     scheduler: any LaunchScheduler = DispatchScheduler(),
     clock: any LaunchClock = MonotonicClock(),
     waitLimit: Duration? = nil,
     maxConcurrentBuilds: Int? = nil,
-    recording: Bool = true
+    recording: Recording = .timings
   ) {
     self.parent = nil
-    self.recorder = Recorder(isEnabled: recording, clock: clock)
+    self.recorder = Recorder(recording, clock: clock)
     self.scheduler = scheduler
     self.clock = clock
     self.waitLimit = waitLimit
@@ -96,7 +96,7 @@ public final class Container: Sendable {
 
   private init(parent: Container) {
     self.parent = parent
-    self.recorder = Recorder(isEnabled: parent.recorder.isEnabled, clock: parent.clock)
+    self.recorder = Recorder(parent.recorder.recording, clock: parent.clock)
     self.scheduler = parent.scheduler
     self.clock = parent.clock
     self.waitLimit = parent.waitLimit
@@ -127,12 +127,29 @@ public final class Container: Sendable {
 extension Container {
   /// The node for `type` and `name`, read lock-free from the published table.
   @inline(__always)
-  func lookup(_ type: Any.Type, _ name: String?) -> Unmanaged<AnyNode>? {
-    let bits = UInt(bitPattern: ObjectIdentifier(type))
+  func lookup(_ type: ObjectIdentifier, _ name: String?) -> Unmanaged<AnyNode>? {
+    let bits = UInt(bitPattern: type)
     if let table = published.load(ordering: .acquiring) {
       if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name) }) { return node }
     }
     return lookupSlow(bits, name)
+  }
+
+  /// The resolve hot path: where the value of the built singleton registered for `type` and
+  /// `name` is stored, or `nil` if it is not built (or not a singleton, or not registered).
+  ///
+  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
+  /// only copies the value out.
+  @usableFromInline
+  func readyStorage(_ type: ObjectIdentifier, _ name: String?) -> UnsafeMutableRawPointer? {
+    guard let found = lookup(type, name) else { return nil }
+    return found._withUnsafeGuaranteedRef { node in
+      guard let raw = node.storage.load(ordering: .acquiring) else { return nil }
+      if !node.wasResolved.load(ordering: .relaxed) {
+        node.wasResolved.store(true, ordering: .relaxed)
+      }
+      return raw
+    }
   }
 
   /// Publishes a table if there is none, or a new one if an ancestor has registered since.
@@ -141,7 +158,7 @@ extension Container {
   }
 
   func node(for key: AnyServiceKey) -> AnyNode? {
-    lookup(key.type, key.name)?.takeUnretainedValue()
+    lookup(key.typeID, key.name)?.takeUnretainedValue()
   }
 
   /// The newest table, made anew when this container or an ancestor registered since the last.

@@ -20,10 +20,12 @@ public protocol LaunchScheduler: Sendable {
 /// One piece of deferred work a container hands its scheduler: usually the build of one
 /// service.
 public struct LaunchJob: Sendable {
-  /// What the job does, such as `build SyncService`.
-  public let label: String
+  /// What the job does, such as `build SyncService` (made when asked for: type names are not
+  /// free, and a launch hands out thousands of jobs).
+  public var label: String { describe() }
   /// The quality of service the job asks for.
   public let qos: QualityOfService
+  private let describe: @Sendable () -> String
   private let work: @Sendable () -> Void
 
   /// Creates a job.
@@ -33,7 +35,14 @@ public struct LaunchJob: Sendable {
   ///   - qos: The quality of service it asks for.
   ///   - work: The work.
   public init(label: String, qos: QualityOfService, work: @escaping @Sendable () -> Void) {
-    self.label = label
+    self.init(describing: label, qos: qos, work: work)
+  }
+
+  init(
+    describing label: @escaping @autoclosure @Sendable () -> String, qos: QualityOfService,
+    work: @escaping @Sendable () -> Void
+  ) {
+    self.describe = label
     self.qos = qos
     self.work = work
   }

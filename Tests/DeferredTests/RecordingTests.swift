@@ -186,7 +186,7 @@ final class Formatter: Sendable {}
   }
 
   @Test func recordingCanBeTurnedOff() throws {
-    let container = Container(recording: false)
+    let container = Container(recording: .off)
     try container.register(Storage.self) { Storage() }
     _ = try container.resolve(Storage.self)
     #expect(container.launchReport().builds.isEmpty)

@@ -26,8 +26,9 @@ struct LaunchState {
     case cancelled
   }
 
-  /// One deferred build.
-  struct Entry {
+  /// One deferred build: a reference, so that updating one never copies another's list of
+  /// dependents.
+  final class Entry {
     let node: AnyNode
     let priority: Priority
     /// Registration order, to keep builds of equal rank in the order the app registered them.
@@ -40,6 +41,13 @@ struct LaunchState {
     var status = Status.blocked
     /// When it became ready to run, for the time it spent queued.
     var readyAt: UInt64?
+
+    init(node: AnyNode, priority: Priority, order: Int, released: Bool) {
+      self.node = node
+      self.priority = priority
+      self.order = order
+      self.released = released
+    }
 
     var isFinished: Bool {
       switch status {
@@ -54,8 +62,10 @@ struct LaunchState {
   var paused = false
   var idleRequested = false
   var entries: [ObjectIdentifier: Entry] = [:]
-  /// Entries that may run now, best first.
-  var ready: [ObjectIdentifier] = []
+  /// Synchronous entries that may run now, best first; async ones, in the order they became
+  /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
+  var readySync = RankedQueue()
+  var readyAsync: [ObjectIdentifier] = []
   /// Synchronous builds handed to the scheduler or running: bounded by the container's width.
   var inFlight = 0
   /// Deferred builds not finished yet.
@@ -65,46 +75,40 @@ struct LaunchState {
   var fullyReadyCallbacks: [@Sendable () -> Void] = []
   var fullyReadyWaiters: [CheckedContinuation<Void, any Error>] = []
 
-  /// Marks `id` ready to run and keeps ``ready`` ordered: quality of service first, then
-  /// registration order.
+  /// Marks `id` ready to run, if nothing holds it back any more.
   mutating func makeReady(_ id: ObjectIdentifier, at now: UInt64) {
-    guard var entry = entries[id], entry.status == .blocked, entry.gates == 0, entry.released
+    guard let entry = entries[id], entry.status == .blocked, entry.gates == 0, entry.released
     else { return }
     entry.status = .ready
     entry.readyAt = entry.readyAt ?? now
-    entries[id] = entry
-    let rank = Self.rank(entry)
-    let index = ready.firstIndex { other in
-      entries[other].map { Self.rank($0) > rank } ?? false
+    if entry.node.isAsync {
+      readyAsync.append(id)
+    } else {
+      readySync.push(id, rank: Self.rank(entry))
     }
-    ready.insert(id, at: index ?? ready.endIndex)
   }
 
-  private static func rank(_ entry: Entry) -> (Int, Int, Int) {
-    let qos = QualityOfService.allCases.firstIndex(of: entry.priority.qos) ?? 0
-    return (entry.priority.phase, qos, entry.order)
+  /// Phase, then quality of service, then registration order: lower runs first.
+  private static func rank(_ entry: Entry) -> UInt64 {
+    let qos = UInt64(QualityOfService.allCases.firstIndex(of: entry.priority.qos) ?? 0)
+    return UInt64(entry.priority.phase) << 56 | qos << 48 | UInt64(entry.order)
   }
 
-  /// Takes the entries to hand to the scheduler now, within `width` synchronous builds.
-  mutating func takeSubmittable(width: Int) -> [AnyNode] {
+  /// Takes the entries to hand to the scheduler now, with their quality of service: every
+  /// ready async build, and synchronous ones up to `width` in flight.
+  mutating func takeSubmittable(width: Int) -> [(AnyNode, QualityOfService)] {
     guard !paused, phase == .deferring else { return [] }
-    var taken: [AnyNode] = []
-    var index = 0
-    while index < ready.count {
-      let id = ready[index]
-      guard var entry = entries[id] else {
-        ready.remove(at: index)
-        continue
-      }
-      if !entry.node.isAsync && inFlight >= width {
-        index += 1
-        continue
-      }
-      ready.remove(at: index)
+    var taken: [(AnyNode, QualityOfService)] = []
+    func submit(_ id: ObjectIdentifier) -> Bool {
+      guard let entry = entries[id], entry.status == .ready else { return false }
       entry.status = .submitted
-      entries[id] = entry
-      if !entry.node.isAsync { inFlight += 1 }
-      taken.append(entry.node)
+      taken.append((entry.node, entry.priority.qos))
+      return true
+    }
+    for id in readyAsync { _ = submit(id) }
+    readyAsync = []
+    while inFlight < width, let id = readySync.pop() {
+      if submit(id) { inFlight += 1 }
     }
     return taken
   }
@@ -112,9 +116,8 @@ struct LaunchState {
   /// Ends an entry; on failure, the scheduled services that need it are skipped (left to be
   /// built on demand, where the error is reported to whoever asks).
   mutating func finish(_ id: ObjectIdentifier, as status: Status, at now: UInt64) {
-    guard var entry = entries[id], !entry.isFinished else { return }
+    guard let entry = entries[id], !entry.isFinished else { return }
     entry.status = status
-    entries[id] = entry
     remaining -= 1
     if status == .built {
       for dependent in entry.dependents {
@@ -124,11 +127,9 @@ struct LaunchState {
     } else {
       var queue = entry.dependents
       while let next = queue.popLast() {
-        guard var dependent = entries[next], !dependent.isFinished, dependent.status != .running
+        guard let dependent = entries[next], !dependent.isFinished, dependent.status != .running
         else { continue }
         dependent.status = .skipped
-        entries[next] = dependent
-        ready.removeAll { $0 == next }
         remaining -= 1
         queue += dependent.dependents
       }
@@ -145,4 +146,41 @@ struct Milestones {
   var criticalReady: UInt64?
   var firstFrame: UInt64?
   var fullyReady: UInt64?
+}
+
+/// A binary min-heap of entries by rank: ready builds, best first, in O(log n).
+struct RankedQueue {
+  private var items: [(rank: UInt64, id: ObjectIdentifier)] = []
+
+  var isEmpty: Bool { items.isEmpty }
+
+  mutating func push(_ id: ObjectIdentifier, rank: UInt64) {
+    items.append((rank, id))
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard items[child].rank < items[parent].rank else { break }
+      items.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func pop() -> ObjectIdentifier? {
+    guard !items.isEmpty else { return nil }
+    items.swapAt(0, items.count - 1)
+    let best = items.removeLast().id
+    var parent = 0
+    while true {
+      let left = parent * 2 + 1
+      let right = left + 1
+      var smallest = parent
+      if left < items.count && items[left].rank < items[smallest].rank { smallest = left }
+      if right < items.count && items[right].rank < items[smallest].rank { smallest = right }
+      guard smallest != parent else { return best }
+      items.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+
+  mutating func removeAll() { items = [] }
 }

@@ -6,29 +6,19 @@
   import Musl
 #endif
 
-/// State behind a `pthread_mutex_t`.
+/// State behind a `pthread_mutex_t`, both in one allocation.
 ///
 /// `Synchronization.Mutex` would do on its own, but on Linux its contended path runs through
 /// futex system calls inside the uninstrumented standard library, which ThreadSanitizer cannot
 /// see: under contention every access it guards is then reported as a race. A pthread mutex is
 /// intercepted by ThreadSanitizer, so `--sanitize=thread` stays meaningful. No lock is ever
 /// taken on the resolve hot path, and no user code runs under one.
-package final class Locked<State>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var state: State
+package struct Locked<State>: @unchecked Sendable {
+  private let storage: LockStorage<State>
 
   /// Creates the lock around `state`.
   package init(_ state: State) {
-    self.state = state
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    storage = LockStorage.make(state)
   }
 
   /// Runs `body` with the state, under the lock.
@@ -36,8 +26,30 @@ package final class Locked<State>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&state)
+    try storage.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&state.pointee)
+    }
+  }
+}
+
+/// The state, with the mutex as its one tail-allocated element.
+private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+  static func make(_ state: State) -> LockStorage<State> {
+    let buffer = create(minimumCapacity: 1) { _ in state }
+    buffer.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+    return unsafeDowncast(buffer, to: LockStorage<State>.self)
+  }
+
+  // ManagedBuffer destroys the header (the state) itself; the element is ours to destroy.
+  deinit {
+    withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
   }
 }

@@ -23,14 +23,13 @@ final class LookupTable: @unchecked Sendable {
   static let empty = LookupTable([:], order: [])
 
   /// The nodes in registration order, each once.
-  var orderedNodes: [AnyNode] {
-    var seen: Set<AnyServiceKey> = []
-    return order.compactMap { key in seen.insert(key).inserted ? nodes[key] : nil }
-  }
+  let orderedNodes: [AnyNode]
 
   init(_ nodes: [AnyServiceKey: AnyNode], order: [AnyServiceKey]) {
     self.nodes = nodes
     self.order = order
+    var seen: Set<AnyServiceKey> = []
+    orderedNodes = order.compactMap { key in seen.insert(key).inserted ? nodes[key] : nil }
     var bits = 3
     while (1 << bits) < nodes.count * 2 { bits += 1 }
     let capacity = 1 << bits
@@ -54,8 +53,20 @@ final class LookupTable: @unchecked Sendable {
   @inline(__always)
   private static func index(_ type: UInt, _ name: String?, _ shift: Int) -> Int {
     var hash = type
-    if let name { hash ^= UInt(bitPattern: name.hashValue) }
+    if let name { hash ^= nameHash(name) }
     return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+  }
+
+  /// FNV-1a over the name's UTF-8: names are short, and nothing here needs SipHash's
+  /// protection against chosen collisions (the app picks its own names).
+  @inline(__always)
+  private static func nameHash(_ name: String) -> UInt {
+    var name = name
+    return name.withUTF8 { bytes in
+      var hash: UInt = 0xCBF2_9CE4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01B3 }
+      return hash
+    }
   }
 
   /// The node registered for the type with metadata address `type` and `name`.

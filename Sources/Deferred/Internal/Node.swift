@@ -1,14 +1,23 @@
 import Dispatch
 import Synchronization
 
-/// The state of one singleton in one container.
+/// Where one singleton of one container is.
 ///
 /// `idle → building(latch) → ready`, or back to `idle` when the build fails (the next resolve
 /// tries again). Transitions happen under the node's own lock; factories never run under it.
-enum NodeState {
+enum Phase {
   case idle(attempts: Int)
   case building(BuildLatch)
   case ready(attempts: Int)
+}
+
+/// Everything of a node behind its one lock.
+struct NodeState {
+  var phase = Phase.idle(attempts: 0)
+  /// What a factory that resolves its own dependencies resolved in past builds.
+  var observed: [AnyServiceKey] = []
+  /// Work handed to the service before it was built, delivered once it is.
+  var pending: [(queue: DispatchQueue, work: @Sendable () -> Void)] = []
 }
 
 /// What a context gets when it asks to build a node.
@@ -43,8 +52,7 @@ class AnyNode: @unchecked Sendable {
   /// Set the first time the built value is handed out: a service built in the background and
   /// never handed out was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
-  let state = Locked<NodeState>(.idle(attempts: 0))
-  private let observedEdges = Locked<[AnyServiceKey]>([])
+  let state = Locked(NodeState())
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
@@ -60,12 +68,12 @@ class AnyNode: @unchecked Sendable {
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
   var knownDependencies: [AnyServiceKey] {
-    dependencies ?? observedEdges.withLock { $0 }
+    dependencies ?? state.withLock { $0.observed }
   }
 
   func observe(_ dependency: AnyServiceKey) {
-    observedEdges.withLock { edges in
-      if !edges.contains(dependency) { edges.append(dependency) }
+    state.withLock { state in
+      if !state.observed.contains(dependency) { state.observed.append(dependency) }
     }
   }
 
@@ -74,19 +82,19 @@ class AnyNode: @unchecked Sendable {
   /// The latch of the build under way, if any.
   func currentLatch() -> BuildLatch? {
     state.withLock {
-      if case .building(let latch) = $0 { return latch }
+      if case .building(let latch) = $0.phase { return latch }
       return nil
     }
   }
 
   func claim(_ context: BuildContext) -> Claim {
     state.withLock { state in
-      switch state {
+      switch state.phase {
       case .ready:
         return .ready
       case .idle(let attempts):
         let latch = BuildLatch(owner: context, attempt: attempts + 1)
-        state = .building(latch)
+        state.phase = .building(latch)
         return .claimed(latch)
       case .building(let latch):
         return latch.owner === context ? .ownedBySelf : .busy(latch)
@@ -96,7 +104,7 @@ class AnyNode: @unchecked Sendable {
 
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
   func fail(_ latch: BuildLatch, _ error: DeferredError) {
-    state.withLock { $0 = .idle(attempts: latch.attempt) }
+    state.withLock { $0.phase = .idle(attempts: latch.attempt) }
     latch.finish(.failed(error))
   }
 
@@ -126,8 +134,6 @@ enum Factory<Value: Sendable>: Sendable {
 /// A registration of a service of type `Value`.
 final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
   let factory: Factory<Value>
-  /// Work handed to the service before it was built, delivered once it is.
-  private let pending = Locked<[(queue: DispatchQueue, work: @Sendable (Value) -> Void)]>([])
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
@@ -215,22 +221,28 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     let raw = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     raw.initialize(to: value)
     storage.store(UnsafeMutableRawPointer(raw), ordering: .releasing)
-    state.withLock { $0 = .ready(attempts: latch.attempt) }
-    latch.finish(.built)
-    pending.withLock { pending in
-      for item in pending { item.queue.async { item.work(value) } }
-      pending = []
+    state.withLock { state in
+      state.phase = .ready(attempts: latch.attempt)
+      // Handed to their queues under the lock (no user code runs here), so that work handed
+      // over later, which sees `ready` and goes straight to its queue, stays behind them.
+      for item in state.pending { item.queue.async(execute: item.work) }
+      state.pending = []
     }
+    latch.finish(.built)
   }
 
   /// Hands `work` the value on `queue` once it is built; at once if it is.
   func whenReady(on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void) {
-    pending.withLock { pending in
-      if pending.isEmpty, let value = readyValue {
-        queue.async { work(value) }
-      } else {
-        pending.append((queue, work))
+    let deliver: @Sendable () -> Void = { [self] in
+      guard let value = readyValue else { preconditionFailure("\(key) delivered before built") }
+      work(value)
+    }
+    state.withLock { state in
+      guard case .ready = state.phase, state.pending.isEmpty else {
+        state.pending.append((queue, deliver))
+        return
       }
+      queue.async(execute: deliver)
     }
   }
 
@@ -252,24 +264,19 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     case .transient:
       context.chain.append(key)
       defer { context.chain.removeLast() }
-      let span = owner.recorder.begin(context)
+      let span = owner.recorder.begin(context, transient: true)
       let result = Result { () throws(DeferredError) in try make(context) }
       return try recordTransient(span, context, result)
     }
   }
 
-  /// Records one build of a transient service and hands on its result.
+  /// Records one build of a transient service (with its service's totals) and hands on its
+  /// result.
   private func recordTransient(
     _ span: Span?, _ context: BuildContext, _ result: Result<Value, DeferredError>
   ) throws(DeferredError) -> Value {
-    switch result {
-    case .success(let value):
-      owner.recorder.end(span, self, context, attempt: 0, outcome: .built)
-      return value
-    case .failure(let error):
-      owner.recorder.end(span, self, context, attempt: 0, outcome: .failed(error))
-      throw error
-    }
+    owner.recorder.endTransient(span, self, context)
+    return try result.get()
   }
 
   /// Resolves this node from async code when it is not built yet, or is transient.
@@ -284,7 +291,7 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     case .transient:
       context.chain.append(key)
       defer { context.chain.removeLast() }
-      let span = owner.recorder.begin(context)
+      let span = owner.recorder.begin(context, transient: true)
       let result: Result<Value, DeferredError>
       do throws(DeferredError) {
         result = .success(try await makeAsync(context))

@@ -48,25 +48,57 @@ struct Span {
   let cpu: UInt64?
 }
 
+/// A transient service's builds, together: counts and totals, and the first
+/// ``TransientStats/sampleLimit`` durations for the median.
+struct TransientStats {
+  static let sampleLimit = 1_024
+  let node: AnyNode
+  var count = 0
+  var total: UInt64 = 0
+  var max: UInt64 = 0
+  var samples: [UInt64] = []
+}
+
 /// Captures every build and wait of a container, at the cost of two clock readings and one
-/// append under a lock per build.
+/// append under a lock per build (and two thread CPU time readings with
+/// ``Recording/timingsAndCPU``).
 final class Recorder: Sendable {
-  let isEnabled: Bool
+  let recording: Recording
   let clock: any LaunchClock
   private let builds = Locked<[RawBuild]>([])
   private let waits = Locked<[RawWait]>([])
+  private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
 
-  init(isEnabled: Bool, clock: any LaunchClock) {
-    self.isEnabled = isEnabled
+  init(_ recording: Recording, clock: any LaunchClock) {
+    self.recording = recording
     self.clock = clock
   }
 
+  var isEnabled: Bool { recording != .off }
+
   /// Marks the start of a build on `context`.
   @inline(__always)
-  func begin(_ context: BuildContext) -> Span? {
+  func begin(_ context: BuildContext, transient: Bool = false) -> Span? {
     guard isEnabled else { return nil }
     context.nested.append(0)
-    return Span(start: clock.now(), cpu: clock.threadCPUTime())
+    let cpu = recording == .timingsAndCPU && !transient ? clock.threadCPUTime() : nil
+    return Span(start: clock.now(), cpu: cpu)
+  }
+
+  /// Records the end of a transient build begun with `span`, into its service's totals.
+  func endTransient(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
+    guard let span else { return }
+    let duration = clock.now() &- span.start
+    _ = context.nested.popLast()
+    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
+    transients.withLock { all in
+      var stats = all[ObjectIdentifier(node)] ?? TransientStats(node: node)
+      stats.count += 1
+      stats.total &+= duration
+      stats.max = Swift.max(stats.max, duration)
+      if stats.samples.count < TransientStats.sampleLimit { stats.samples.append(duration) }
+      all[ObjectIdentifier(node)] = stats
+    }
   }
 
   /// Records the end of the build begun with `span`.
@@ -112,7 +144,7 @@ final class Recorder: Sendable {
     waits.withLock { $0.append(wait) }
   }
 
-  var snapshot: (builds: [RawBuild], waits: [RawWait]) {
-    (builds.withLock { $0 }, waits.withLock { $0 })
+  var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
+    (builds.withLock { $0 }, waits.withLock { $0 }, transients.withLock { Array($0.values) })
   }
 }

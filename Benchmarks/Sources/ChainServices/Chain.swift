@@ -1,0 +1,56 @@
+import Deferred
+import Dependencies
+import Swinject
+
+/// A chain of distinct service types, `Chain0 ← Chain1 ← … ← Chain999`, each built from the
+/// one before it, in each container's own form.
+///
+/// Chains are registered and resolved from the first link on, in whole chunks of
+/// ``chunk`` links, up to ``maxLength``.
+public enum Chain {
+  /// The longest chain there are types for.
+  public static let maxLength = chainMaxLength
+  /// Chain lengths must be a multiple of this.
+  public static let chunk = chainChunk
+
+  /// Registers links `0..<length` as Deferred singletons, each declaring the previous one as
+  /// its factory's parameter.
+  public static func registerDeferred(
+    length: Int, into container: Deferred.Container
+  ) throws(DeferredError) {
+    for register in deferredChainChunks.prefix(chunks(length)) { try register(container) }
+  }
+
+  /// Resolves link `length - 1`, building the chain below it if need be.
+  public static func resolveLastDeferred(
+    length: Int, from container: Deferred.Container
+  ) throws(DeferredError) -> AnyObject {
+    try resolveDeferredChainLast(container, length: length)
+  }
+
+  /// Registers links `0..<length` as Swinject `.container` services, each resolving the
+  /// previous one in its factory.
+  public static func registerSwinject(length: Int, into container: Swinject.Container) {
+    for register in swinjectChainChunks.prefix(chunks(length)) { register(container) }
+  }
+
+  /// Resolves link `length - 1`, or `nil` if Swinject cannot.
+  public static func resolveLastSwinject(
+    length: Int, from container: Swinject.Container
+  ) -> AnyObject? {
+    resolveSwinjectChainLast(container, length: length)
+  }
+
+  /// Reads link `length - 1` with `@Dependency`, computing the links below it (each link's
+  /// `liveValue` reads the previous one) unless the current `DependencyValues` has them cached.
+  public static func readLastDependency(length: Int) -> AnyObject {
+    readDependencyChainLast(length: length)
+  }
+
+  private static func chunks(_ length: Int) -> Int {
+    precondition(
+      length > 0 && length <= maxLength && length % chunk == 0,
+      "chain length \(length) is not a multiple of \(chunk) up to \(maxLength)")
+    return length / chunk
+  }
+}

@@ -1,0 +1,20 @@
+/// The hidden subcommands the benchmark runs itself with, in a child process.
+enum ChildCommand {
+  /// `_cold-first-resolve CONTENDER`: prints nanoseconds per service (see ``ColdChild``).
+  static let coldFirstResolve = "_cold-first-resolve"
+  /// `_survive-deep-chain CONTENDER`: prints `survived`, or crashes (see ``DeepChainChild``).
+  static let surviveDeepChain = "_survive-deep-chain"
+  /// `_profile WORKLOAD COUNT`: runs one Deferred operation COUNT times, for a profiler such as
+  /// callgrind (see ``ProfileChild``).
+  static let profile = "_profile"
+
+  /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
+  static func run(_ name: String, _ arguments: [String]) -> Int32? {
+    switch (name, arguments.count) {
+    case (coldFirstResolve, 1): ColdChild.run(arguments[0])
+    case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
+    case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
+    default: nil
+    }
+  }
+}

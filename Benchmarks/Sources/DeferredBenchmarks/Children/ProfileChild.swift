@@ -1,0 +1,30 @@
+import Deferred
+
+/// Runs one Deferred operation `count` times and nothing else, for a profiler:
+///
+///     valgrind --tool=callgrind --dump-instr=no DeferredBenchmarks _profile resolveCached 1000000
+///
+/// Run it with two counts and subtract to leave out the process's start.
+enum ProfileChild {
+  /// The operations that can be profiled, by scenario name.
+  static let workloads = ["resolveCached", "resolveTransient", "launch10000", "register1000"]
+
+  static func run(_ workload: String, count: Int) -> Int32 {
+    let container = Deferred.Container()
+    must { try container.register(Storage.self) { Storage() } }
+    must { try container.register(Clock.self, scope: .transient, Clock.init) }
+    switch workload {
+    case "resolveCached":
+      must { for _ in 0..<count { blackHole(try container.resolve(Storage.self)) } }
+    case "resolveTransient":
+      must { for _ in 0..<count { blackHole(try container.resolve(Clock.self)) } }
+    case "launch10000":
+      for _ in 0..<count { LaunchGraph.launchUntilFullyReady(LaunchGraph.make(count: 10_000)) }
+    case "register1000":
+      for _ in 0..<count { blackHole(LaunchGraph.make(count: 1_000)) }
+    default:
+      return fail("no workload named \(workload): \(workloads.joined(separator: ", "))")
+    }
+    return 0
+  }
+}

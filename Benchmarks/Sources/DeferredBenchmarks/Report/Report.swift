@@ -1,0 +1,41 @@
+/// Everything a run measured, ready to print.
+struct Report {
+  struct ScenarioResult {
+    let scenario: Scenario
+    let rows: [RowResult]
+  }
+
+  struct RowResult {
+    enum Outcome {
+      case measured(Summary)
+      case unsupported(String)
+      case failed(String)
+    }
+
+    let name: String
+    let outcome: Outcome
+
+    var summary: Summary? {
+      if case .measured(let summary) = outcome { return summary }
+      return nil
+    }
+  }
+
+  let machine: String
+  let date: String
+  let mode: Mode
+  var scenarios: [ScenarioResult] = []
+  var survival: [DeepChainSurvival.Outcome] = []
+  /// `nil` where allocations cannot be counted.
+  var allocations: [AllocationCount.Outcome]?
+
+  /// Whether a measurement broke.
+  var hasFailures: Bool {
+    scenarios.contains { result in
+      result.rows.contains { row in
+        if case .failed = row.outcome { return true }
+        return false
+      }
+    }
+  }
+}
