@@ -29,7 +29,7 @@ extension Container {
           ? "the container was shut down" : "launch() was called already; call it once"
         throw DeferredError(.launchOrder, key: launchKey, chain: [], detail: detail)
       }
-      state.phase = .launching
+      setPhase(.launching, in: &state)
       state.flags = flags
       state.milestones.launchBegan = clock.now()
     }
@@ -44,11 +44,11 @@ extension Container {
         try node.ensureReady(context)
       }
     } catch {
-      launchState.withLock { $0.phase = .notLaunched }
+      launchState.withLock { setPhase(.notLaunched, in: &$0) }
       throw error
     }
     launchState.withLock { state in
-      state.phase = .launched
+      setPhase(.launched, in: &state)
       state.milestones.criticalReady = clock.now()
     }
   }
@@ -82,7 +82,7 @@ extension Container {
           .launchOrder, key: AnyServiceKey(Container.self, name: "firstFrameDrawn"), chain: [],
           detail: detail)
       }
-      state.phase = .deferring
+      setPhase(.deferring, in: &state)
       state.milestones.firstFrame = now
       var delays: Set<Duration> = []
       var added: [ObjectIdentifier] = []
@@ -136,7 +136,7 @@ extension Container {
   public func shutDown() {
     let (waiters, wasDeferring) = launchState.withLock { state in
       let wasDeferring = state.phase == .deferring
-      state.phase = .shutDown
+      setPhase(.shutDown, in: &state)
       for (id, entry) in state.entries
       where [.blocked, .ready, .submitted].contains(entry.status) {
         state.entries[id]?.status = .cancelled
@@ -238,6 +238,12 @@ extension Container {
   }
 
   // MARK: - Scheduling
+
+  /// Moves the launch to `phase`, and its lock-free mirror with it.
+  private func setPhase(_ phase: LaunchState.Phase, in state: inout LaunchState) {
+    state.phase = phase
+    launchPhase.store(phase.rawValue, ordering: .releasing)
+  }
 
   /// Adds `node` to the deferred builds if its priority is deferred; returns its entry and its
   /// idle delay.

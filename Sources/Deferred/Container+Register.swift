@@ -216,7 +216,7 @@ extension Container {
   }
 
   private func add(_ node: AnyNode, replacing: Bool) throws(DeferredError) {
-    let phase = launchState.withLock { $0.phase }
+    let phase = LaunchState.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
     if phase != .notLaunched && node.priority.isCritical {
       // The first frame is gone: a critical service can no longer be built before it.
       throw DeferredError(

@@ -53,6 +53,8 @@ public final class Container: Sendable {
   public let maxConcurrentBuilds: Int
 
   let launchState = Locked(LaunchState())
+  /// ``LaunchState/phase``, readable without the lock.
+  let launchPhase = Atomic<UInt8>(LaunchState.Phase.notLaunched.rawValue)
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.

@@ -1,6 +1,6 @@
 /// Where a container's launch is, and the deferred builds it schedules, behind one lock.
 struct LaunchState {
-  enum Phase: Equatable {
+  enum Phase: UInt8, Equatable {
     case notLaunched
     case launching
     /// Critical services built; waiting for the first frame.
@@ -57,6 +57,8 @@ struct LaunchState {
     }
   }
 
+  /// Where the launch is; every change is mirrored in ``Container/launchPhase`` for readers that
+  /// take no lock (registration).
   var phase = Phase.notLaunched
   var flags: Set<LaunchFlag> = []
   var paused = false

@@ -44,7 +44,9 @@ class AnyNode: @unchecked Sendable {
   /// resolves what it needs itself (its edges are then observed while it runs).
   let dependencies: [AnyServiceKey]?
   /// The container whose registrations the factory's dependencies come from.
-  unowned let owner: Container
+  /// Unowned and unchecked: a node lives in its owner's registry and tables (and in those of the
+  /// owner's children, which keep the owner alive), and nothing reads `owner` once it is gone.
+  unowned(unsafe) let owner: Container
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
 
@@ -52,7 +54,14 @@ class AnyNode: @unchecked Sendable {
   /// Set the first time the built value is handed out: a service built in the background and
   /// never handed out was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
-  let state = Locked(NodeState())
+  /// The node's lock and state, made on first use: registering allocates no lock, and a
+  /// service never built never pays for one.
+  private let lazyState = AtomicLazyReference<LockStorage<NodeState>>()
+
+  var state: Locked<NodeState> {
+    if let storage = lazyState.load() { return Locked(storage: storage) }
+    return Locked(storage: lazyState.storeIfNil(LockStorage.make(NodeState())))
+  }
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
