@@ -8,8 +8,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "Deferred"),
-    .executableTarget(name: "DeferredDemo", dependencies: ["Deferred"]),
-    .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
+    // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
+    .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
+    .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
+    .testTarget(
+      name: "DeferredTests", dependencies: ["Deferred", "DeferredDemoKit"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -67,6 +67,19 @@ import Testing
     #expect(error?.chain == ["Storage", "Network"])
   }
 
+  /// An async build may end on another thread than it began on: it records wall time only.
+  @Test func asyncBuildRecordsNoCPUTime() async throws {
+    let container = Container(recording: .timingsAndCPU)
+    try container.register(Network.self) { () async in
+      await Task.yield()
+      return Network()
+    }
+    _ = try await container.resolve(Network.self)
+    let build = try #require(container.launchReport().builds.first)
+    #expect(build.thread == "task")
+    #expect(build.cpu == nil)
+  }
+
   @Test func asyncServicesAreScheduledAfterTheFirstFrame() async throws {
     let runs = Runs()
     let container = try Self.container(runs: runs)

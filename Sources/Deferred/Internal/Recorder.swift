@@ -81,7 +81,10 @@ final class Recorder: Sendable {
   func begin(_ context: BuildContext, transient: Bool = false) -> Span? {
     guard isEnabled else { return nil }
     context.nested.append(0)
-    let cpu = recording == .timingsAndCPU && !transient ? clock.threadCPUTime() : nil
+    // An async build may end on another thread than it began on: no thread's CPU time counts it.
+    let cpu =
+      recording == .timingsAndCPU && !transient && context.thread != .task
+      ? clock.threadCPUTime() : nil
     return Span(start: clock.now(), cpu: cpu)
   }
 

@@ -1,0 +1,105 @@
+/// What the command line asks for.
+public enum Command: Sendable, Hashable {
+  /// No arguments: launch each mode once in a fresh process and show both.
+  case tour
+  /// One launch in this process.
+  case launch(LaunchOptions)
+  /// Many launches of each mode, each in a fresh process, and their statistics.
+  case compare(CompareOptions)
+  /// The usage.
+  case help
+
+  /// How to call the demo.
+  public static let usage = """
+    usage: DeferredDemo
+           DeferredDemo launch --mode eager|deferred [--json] [--trace FILE] [--svg FILE]
+                               [--slowdown X]
+           DeferredDemo compare [--runs N] [--json] [--slowdown X]
+           DeferredDemo help
+
+    With no arguments, launches the demo app once in each mode, each in a fresh process, and
+    shows both launches' timelines, their times to the first frame and to full readiness, and
+    where it wrote their Chrome traces and SVG timelines.
+
+    launch       one launch in this process; prints its report
+      --mode M       eager: every service built before the first frame, on the main thread;
+                     deferred: only what the first frame needs, the rest after it or on first use
+      --json         print the report as JSON (schema deferred.launch-report/1)
+      --trace FILE   write a Chrome trace of the launch (chrome://tracing, ui.perfetto.dev)
+      --svg FILE     write an SVG timeline of the launch
+      --slowdown X   scale every service's work by X (at least 1), for a slower device
+      --data DIR     use app files an earlier run installed in DIR
+      --screen S     draw the app's screen on stdout, stderr or none
+                     (default: stdout; none with --json)
+      --color        draw the screen in colour even when it is not a terminal
+    compare      launches N fresh processes per mode, interleaved, timed from their spawn;
+                 prints the median and 95th percentile of each mode's times
+      --runs N       launches per mode (default 10)
+      --json         print one JSON object
+      --slowdown X   as for launch
+
+    Network latency is simulated (Task.sleep); every other piece of work is real.
+    """
+
+  /// Reads the command line.
+  ///
+  /// - Parameter arguments: The arguments, without the program's name.
+  /// - Returns: The command.
+  /// - Throws: ``UsageError`` for anything it does not understand.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    guard let verb = arguments.first else { return .tour }
+    var reader = OptionReader(Array(arguments.dropFirst()), command: verb)
+    switch verb {
+    case "help", "--help", "-h":
+      try reader.finish()
+      return .help
+    case "launch":
+      var mode: LaunchMode?
+      var options = LaunchOptions(mode: .deferred)
+      while let option = try reader.next() {
+        switch option {
+        case "--mode":
+          let value = try reader.value(for: option)
+          guard let parsed = LaunchMode(rawValue: value) else {
+            throw UsageError("--mode must be eager or deferred, not \"\(value)\"")
+          }
+          mode = parsed
+        case "--json": options.json = true
+        case "--trace": options.tracePath = try reader.value(for: option)
+        case "--svg": options.svgPath = try reader.value(for: option)
+        case "--slowdown": options.slowdown = try reader.slowdown()
+        case "--data": options.dataDirectory = try reader.value(for: option)
+        case "--screen":
+          let value = try reader.value(for: option)
+          guard let target = ScreenTarget(rawValue: value) else {
+            throw UsageError("--screen must be stdout, stderr or none, not \"\(value)\"")
+          }
+          options.screen = target
+        case "--color": options.color = true
+        default: throw reader.unknown(option)
+        }
+      }
+      guard let mode else { throw UsageError("launch needs --mode eager or --mode deferred") }
+      options.mode = mode
+      return .launch(options)
+    case "compare":
+      var options = CompareOptions()
+      while let option = try reader.next() {
+        switch option {
+        case "--runs":
+          let value = try reader.value(for: option)
+          guard let runs = Int(value), (1...1_000).contains(runs) else {
+            throw UsageError("--runs must be a whole number from 1 to 1000, not \"\(value)\"")
+          }
+          options.runs = runs
+        case "--json": options.json = true
+        case "--slowdown": options.slowdown = try reader.slowdown()
+        default: throw reader.unknown(option)
+        }
+      }
+      return .compare(options)
+    default:
+      throw UsageError("unknown command \"\(verb)\"")
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import Deferred
+
+/// Launches of both modes, each in a fresh process, and their times to the first frame and to
+/// full readiness, counted from each process's spawn.
+public struct Comparison: Sendable, Hashable {
+  /// One launch's times, in nanoseconds from its spawn.
+  public struct Sample: Sendable, Hashable {
+    /// When the first frame was on screen.
+    public let firstFrame: UInt64
+    /// When every scheduled service was built.
+    public let fullyReady: UInt64
+
+    /// Creates a sample.
+    ///
+    /// - Parameters:
+    ///   - firstFrame: When the first frame was on screen.
+    ///   - fullyReady: When every scheduled service was built.
+    public init(firstFrame: UInt64, fullyReady: UInt64) {
+      self.firstFrame = firstFrame
+      self.fullyReady = fullyReady
+    }
+
+    /// Reads the times from a child's JSON launch report.
+    ///
+    /// - Parameter json: What the child printed.
+    /// - Throws: ``DemoError`` if it is not a report with both milestones.
+    public init(report json: String) throws(DemoError) {
+      let report: LaunchReport
+      do {
+        report = try LaunchReport(json: json)
+      } catch {
+        throw DemoError("the child's report is not readable: \(error)")
+      }
+      guard let firstFrame = report.offset(of: .firstFrame),
+        let fullyReady = report.offset(of: .fullyReady)
+      else { throw DemoError("the child's report has no first frame or no full readiness") }
+      self.init(firstFrame: firstFrame, fullyReady: fullyReady)
+    }
+  }
+
+  /// Runs one child launch in `mode` (the `index`th of that mode) and returns what it printed:
+  /// its JSON report.
+  public typealias ChildRunner =
+    @Sendable (_ mode: LaunchMode, _ index: Int) throws(DemoError)
+    -> String
+
+  /// Launches per mode.
+  public let runs: Int
+  /// The work's scale factor the children ran with.
+  public let slowdown: Double
+  /// Each mode's launches, in the order they ran.
+  public let samples: [LaunchMode: [Sample]]
+
+  /// Creates a comparison from samples.
+  ///
+  /// - Parameters:
+  ///   - runs: Launches per mode.
+  ///   - slowdown: The work's scale factor.
+  ///   - samples: Each mode's launches.
+  public init(runs: Int, slowdown: Double, samples: [LaunchMode: [Sample]]) {
+    self.runs = runs
+    self.slowdown = slowdown
+    self.samples = samples
+  }
+
+  /// Runs `runs` launches of each mode, interleaved (eager, deferred, eager, …), so that
+  /// whatever else the machine does falls on both alike.
+  ///
+  /// - Parameters:
+  ///   - runs: Launches per mode.
+  ///   - slowdown: The work's scale factor, for the record.
+  ///   - child: Runs one launch and returns its JSON report.
+  ///   - progress: Told before each launch: its number from 1, the total, and its mode.
+  /// - Returns: The comparison.
+  /// - Throws: ``DemoError`` if a child fails or its report is unreadable.
+  public static func measure(
+    runs: Int, slowdown: Double = 1, child: ChildRunner,
+    progress: (_ done: Int, _ total: Int, _ mode: LaunchMode) -> Void = { _, _, _ in }
+  ) throws(DemoError) -> Comparison {
+    var samples: [LaunchMode: [Sample]] = [:]
+    var done = 0
+    for index in 0..<runs {
+      for mode in LaunchMode.allCases {
+        done += 1
+        progress(done, runs * LaunchMode.allCases.count, mode)
+        samples[mode, default: []].append(try Sample(report: try child(mode, index)))
+      }
+    }
+    return Comparison(runs: runs, slowdown: slowdown, samples: samples)
+  }
+
+  /// The statistics of one mode's times to the first frame, in milliseconds.
+  public func firstFrame(_ mode: LaunchMode) -> Statistics {
+    Statistics(samples[mode, default: []].map { Double($0.firstFrame) / 1e6 })
+  }
+
+  /// The statistics of one mode's times to full readiness, in milliseconds.
+  public func fullyReady(_ mode: LaunchMode) -> Statistics {
+    Statistics(samples[mode, default: []].map { Double($0.fullyReady) / 1e6 })
+  }
+
+  /// The comparison as one JSON object:
+  ///
+  /// ```json
+  /// {"runs": 10, "slowdown": 1, "modes": {
+  ///   "eager": {"firstFrameMs": {"median": 251.2, "p95": 262.0},
+  ///             "fullyReadyMs": {"median": 251.3, "p95": 262.1},
+  ///             "samples": [{"firstFrameMs": 250.1, "fullyReadyMs": 250.2}, ...]},
+  ///   "deferred": {...}}}
+  /// ```
+  public func json() -> String {
+    func ms(_ value: Double) -> String { Format.decimal(value, places: 3) }
+    func stats(_ value: Statistics) -> String {
+      "{\"median\": \(ms(value.median)), \"p95\": \(ms(value.p95))}"
+    }
+    let modes = LaunchMode.allCases.map { mode in
+      let runs = samples[mode, default: []].map {
+        "{\"firstFrameMs\": \(ms(Double($0.firstFrame) / 1e6)),"
+          + " \"fullyReadyMs\": \(ms(Double($0.fullyReady) / 1e6))}"
+      }
+      return "\"\(mode)\": {\"firstFrameMs\": \(stats(firstFrame(mode))),"
+        + " \"fullyReadyMs\": \(stats(fullyReady(mode))),"
+        + " \"samples\": [\(runs.joined(separator: ", "))]}"
+    }
+    return "{\"runs\": \(runs), \"slowdown\": \(Format.decimal(slowdown, places: 2)),"
+      + " \"modes\": {\(modes.joined(separator: ", "))}}\n"
+  }
+
+  /// The comparison as a table: each mode's median and 95th percentile, and the ratios of the
+  /// medians.
+  public func table() -> String {
+    func cell(_ text: String) -> String { Format.right(text, 9) }
+    func ms(_ value: Double) -> String { cell(Format.decimal(value, places: 1)) }
+    let label = 18
+    let work = slowdown == 1 ? "" : ", work ×\(Format.decimal(slowdown, places: 2))"
+    var lines = [
+      "\(runs) launch\(runs == 1 ? "" : "es") per mode, each in a fresh process, interleaved,"
+        + " timed from its spawn (pre-main included)\(work)",
+      "",
+      Format.left("", label) + Format.right("first frame (ms)", 18) + "   "
+        + Format.right("fully ready (ms)", 18),
+      Format.left("mode", label) + cell("median") + cell("p95") + "   " + cell("median")
+        + cell("p95"),
+    ]
+    for mode in LaunchMode.allCases {
+      let first = firstFrame(mode)
+      let ready = fullyReady(mode)
+      lines.append(
+        Format.left(mode.rawValue, label) + ms(first.median) + ms(first.p95) + "   "
+          + ms(ready.median) + ms(ready.p95))
+    }
+    func ratio(_ deferred: Double, _ eager: Double) -> String {
+      cell(Format.decimal(eager > 0 ? deferred / eager : .nan, places: 2) + "×")
+    }
+    lines.append(
+      Format.left("deferred ÷ eager", label)
+        + ratio(firstFrame(.deferred).median, firstFrame(.eager).median)
+        + String(repeating: " ", count: 12)
+        + ratio(fullyReady(.deferred).median, fullyReady(.eager).median))
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

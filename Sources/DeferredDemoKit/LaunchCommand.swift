@@ -1,0 +1,43 @@
+import Deferred
+
+extension DemoCommand {
+  /// `launch`: one launch in this process.
+  static func launch(_ options: LaunchOptions, isolation: isolated (any Actor)? = #isolation)
+    async throws
+  {
+    let workload = Workload(scale: options.slowdown)
+    let files: AppFiles
+    var installed: (directory: String, took: UInt64)?
+    if let directory = options.dataDirectory {
+      files = AppFiles(directory: directory)
+      guard files.isInstalled else { throw DemoError("no app files installed in \(directory)") }
+    } else {
+      // No installer ran: install the app's files here, before the launch.
+      let began = MonotonicClock().now()
+      let directory = try Files.makeTemporaryDirectory(prefix: "deferred-demo-app")
+      files = try AppFiles.install(in: directory, workload: workload)
+      installed = (directory, MonotonicClock().now() - began)
+    }
+    defer { installed.map { Files.remove($0.directory) } }
+    let screen = Screen(
+      options.screen ?? (options.json ? .none : .stdout), color: options.color ? true : nil)
+    let outcome = try await LaunchSession(
+      mode: options.mode, files: files, workload: workload, screen: screen
+    ).run()
+    var notes = outcome.notes
+    if let installed {
+      notes.append(
+        "the app's files were installed first, in \(Format.milliseconds(installed.took)):"
+          + " that is before `launch began` (compare and the tour install them once, beforehand)")
+    }
+    screen.write(notes.map { " · \($0)\n" }.joined())
+    let report = outcome.report
+    if options.json {
+      Terminal.write(report.json() + "\n")
+    } else {
+      Terminal.write("\n\(options.mode) launch\n\n" + report.text() + "\n" + summary(of: report))
+    }
+    if let path = options.tracePath { try Files.write(report.chromeTrace(), to: path) }
+    if let path = options.svgPath { try Files.write(report.svg(), to: path) }
+  }
+}

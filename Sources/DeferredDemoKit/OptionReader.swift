@@ -1,0 +1,43 @@
+/// Reads `--option [value]` pairs, refusing repeats.
+struct OptionReader {
+  private var remaining: ArraySlice<String>
+  private var seen: Set<String> = []
+  private let command: String
+
+  init(_ arguments: [String], command: String) {
+    remaining = arguments[...]
+    self.command = command
+  }
+
+  mutating func next() throws(UsageError) -> String? {
+    guard let option = remaining.popFirst() else { return nil }
+    guard option.hasPrefix("--") else {
+      throw UsageError("unexpected argument \"\(option)\" for \(command)")
+    }
+    guard seen.insert(option).inserted else { throw UsageError("\(option) is given twice") }
+    return option
+  }
+
+  mutating func value(for option: String) throws(UsageError) -> String {
+    guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+      throw UsageError("\(option) needs a value")
+    }
+    return value
+  }
+
+  mutating func slowdown() throws(UsageError) -> Double {
+    let value = try value(for: "--slowdown")
+    guard let factor = Double(value), factor.isFinite, factor >= 1, factor <= 1_000 else {
+      throw UsageError("--slowdown must be a number from 1 to 1000, not \"\(value)\"")
+    }
+    return factor
+  }
+
+  mutating func finish() throws(UsageError) {
+    if let extra = remaining.first { throw UsageError("unexpected argument \"\(extra)\"") }
+  }
+
+  func unknown(_ option: String) -> UsageError {
+    UsageError("unknown option \(option) for \(command)")
+  }
+}

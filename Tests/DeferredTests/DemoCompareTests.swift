@@ -1,0 +1,96 @@
+import Deferred
+import DeferredDemoKit
+import Synchronization
+import Testing
+
+@testable import Deferred
+
+/// `compare`'s JSON contract, against a stub child that reports fixed times, and the
+/// statistics and process spawning behind it.
+@Suite struct DemoCompareTests {
+  /// A child's report: the first frame and full readiness at these milliseconds.
+  static func report(firstFrame: UInt64, fullyReady: UInt64) -> String {
+    LaunchReport(
+      processStart: .handover, processStartPrecision: 1_000,
+      milestones: [
+        Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 1_000_000),
+        Milestone(.criticalReady, at: 2_000_000),
+        Milestone(.firstFrame, at: firstFrame * 1_000_000),
+        Milestone(.fullyReady, at: fullyReady * 1_000_000),
+      ], builds: []
+    ).json()
+  }
+
+  @Test func jsonHasTheContractedShape() throws {
+    let calls = Mutex<[String]>([])
+    let comparison = try Comparison.measure(runs: 4) { mode, index throws(DemoError) in
+      calls.withLock { $0.append("\(mode)\(index)") }
+      let run = UInt64(index + 1)
+      return mode == .eager
+        ? Self.report(firstFrame: 100 * run, fullyReady: 100 * run + 1)
+        : Self.report(firstFrame: 10 * run, fullyReady: 50 * run)
+    }
+    // Interleaved: eager, deferred, eager, ...
+    #expect(
+      calls.withLock { $0 } == [
+        "eager0", "deferred0", "eager1", "deferred1", "eager2", "deferred2", "eager3",
+        "deferred3",
+      ])
+    let root = try JSONValue(parsing: comparison.json())
+    #expect(root["runs"]?.int == 4)
+    let modes = try #require(root["modes"])
+    let expected: [String: [String: (median: Double, p95: Double)]] = [
+      "eager": ["firstFrameMs": (250, 400), "fullyReadyMs": (251, 401)],
+      "deferred": ["firstFrameMs": (25, 40), "fullyReadyMs": (125, 200)],
+    ]
+    for (mode, metrics) in expected {
+      for (metric, values) in metrics {
+        let statistics = modes[mode]?[metric]
+        #expect(Self.number(statistics?["median"]) == values.median, "\(mode).\(metric)")
+        #expect(Self.number(statistics?["p95"]) == values.p95, "\(mode).\(metric)")
+      }
+    }
+    #expect(comparison.table().contains("deferred ÷ eager"))
+  }
+
+  @Test func unreadableChildReportIsAnError() {
+    let error = #expect(throws: DemoError.self) {
+      try Comparison.measure(runs: 1) { _, _ throws(DemoError) in "not json" }
+    }
+    #expect(error?.message.contains("not readable") == true)
+  }
+
+  @Test func medianAndNearestRankPercentile() {
+    let odd = Statistics([5, 1, 3])
+    #expect((odd.median, odd.p95) == (3, 5))
+    let even = Statistics([4, 1, 3, 2])
+    #expect((even.median, even.p95) == (2.5, 4))
+    let twenty = Statistics((1...20).map(Double.init))
+    #expect(twenty.p95 == 19)
+  }
+
+  @Test func childGetsTheSpawnTimeAndItsOutputIsCollected() throws {
+    let before = MonotonicClock().now()
+    let result = try ChildProcess.run(
+      ["/bin/sh", "-c", "printf %s \"$DEFERRED_SPAWN_NS\"; printf oops >&2; exit 3"],
+      collectErrors: true)
+    #expect(result.status == 3)
+    #expect(result.errors == "oops")
+    let spawned = try #require(UInt64(result.output))
+    #expect(spawned >= before && spawned <= MonotonicClock().now())
+  }
+
+  @Test func missingProgramIsAnError() {
+    #expect(throws: DemoError.self) {
+      try ChildProcess.run(["/nonexistent/program"])
+    }
+  }
+
+  private static func number(_ value: JSONValue?) -> Double? {
+    switch value {
+    case .int(let number)?: Double(number)
+    case .double(let number)?: number
+    default: nil
+    }
+  }
+}
