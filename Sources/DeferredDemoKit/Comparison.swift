@@ -9,15 +9,20 @@ public struct Comparison: Sendable, Hashable {
     public let firstFrame: UInt64
     /// When every scheduled service was built.
     public let fullyReady: UInt64
+    /// Deferred's own time in `launch()`, in nanoseconds a service it built: the launch's
+    /// duration less its factories' own time, over the services built.
+    public let launchOverhead: Double
 
     /// Creates a sample.
     ///
     /// - Parameters:
     ///   - firstFrame: When the first frame was on screen.
     ///   - fullyReady: When every scheduled service was built.
-    public init(firstFrame: UInt64, fullyReady: UInt64) {
+    ///   - launchOverhead: Deferred's own time in `launch()`, in nanoseconds a service.
+    public init(firstFrame: UInt64, fullyReady: UInt64, launchOverhead: Double) {
       self.firstFrame = firstFrame
       self.fullyReady = fullyReady
+      self.launchOverhead = launchOverhead
     }
 
     /// Reads the times from a child's JSON launch report.
@@ -32,9 +37,24 @@ public struct Comparison: Sendable, Hashable {
         throw DemoError("the child's report is not readable: \(error)")
       }
       guard let firstFrame = report.offset(of: .firstFrame),
-        let fullyReady = report.offset(of: .fullyReady)
-      else { throw DemoError("the child's report has no first frame or no full readiness") }
-      self.init(firstFrame: firstFrame, fullyReady: fullyReady)
+        let fullyReady = report.offset(of: .fullyReady),
+        let overhead = Self.launchOverhead(of: report)
+      else {
+        throw DemoError("the child's report has no launch, first frame or full readiness")
+      }
+      self.init(firstFrame: firstFrame, fullyReady: fullyReady, launchOverhead: overhead)
+    }
+
+    /// Deferred's own time in `launch()` per service it built, in nanoseconds: the time from
+    /// `launch began` to `critical ready`, less the factories' own (self) time.
+    public static func launchOverhead(of report: LaunchReport) -> Double? {
+      guard let began = report.offset(of: .launchBegan),
+        let ready = report.offset(of: .criticalReady)
+      else { return nil }
+      let builds = report.builds.filter { $0.trigger == "launch" }
+      guard !builds.isEmpty else { return nil }
+      let factories = builds.reduce(0) { $0 + $1.selfDuration }
+      return (Double(ready) - Double(began) - Double(factories)) / Double(builds.count)
     }
   }
 
@@ -99,13 +119,21 @@ public struct Comparison: Sendable, Hashable {
     Statistics(samples[mode, default: []].map { Double($0.fullyReady) / 1e6 })
   }
 
+  /// The statistics of Deferred's own time in one mode's `launch()`, in microseconds a
+  /// service built.
+  public func launchOverhead(_ mode: LaunchMode) -> Statistics {
+    Statistics(samples[mode, default: []].map { $0.launchOverhead / 1e3 })
+  }
+
   /// The comparison as one JSON object:
   ///
   /// ```json
   /// {"runs": 10, "slowdown": 1, "modes": {
   ///   "eager": {"firstFrameMs": {"median": 251.2, "p95": 262.0},
   ///             "fullyReadyMs": {"median": 251.3, "p95": 262.1},
-  ///             "samples": [{"firstFrameMs": 250.1, "fullyReadyMs": 250.2}, ...]},
+  ///             "launchOverheadUs": {"median": 1.8, "p95": 2.5},
+  ///             "samples": [{"firstFrameMs": 250.1, "fullyReadyMs": 250.2,
+  ///                          "launchOverheadUs": 1.7}, ...]},
   ///   "deferred": {...}}}
   /// ```
   public func json() -> String {
@@ -116,10 +144,12 @@ public struct Comparison: Sendable, Hashable {
     let modes = LaunchMode.allCases.map { mode in
       let runs = samples[mode, default: []].map {
         "{\"firstFrameMs\": \(ms(Double($0.firstFrame) / 1e6)),"
-          + " \"fullyReadyMs\": \(ms(Double($0.fullyReady) / 1e6))}"
+          + " \"fullyReadyMs\": \(ms(Double($0.fullyReady) / 1e6)),"
+          + " \"launchOverheadUs\": \(ms($0.launchOverhead / 1e3))}"
       }
       return "\"\(mode)\": {\"firstFrameMs\": \(stats(firstFrame(mode))),"
         + " \"fullyReadyMs\": \(stats(fullyReady(mode))),"
+        + " \"launchOverheadUs\": \(stats(launchOverhead(mode))),"
         + " \"samples\": [\(runs.joined(separator: ", "))]}"
     }
     return "{\"runs\": \(runs), \"slowdown\": \(Format.decimal(slowdown, places: 2)),"
@@ -157,6 +187,15 @@ public struct Comparison: Sendable, Hashable {
         + ratio(firstFrame(.deferred).median, firstFrame(.eager).median)
         + String(repeating: " ", count: 12)
         + ratio(fullyReady(.deferred).median, fullyReady(.eager).median))
+    lines.append("")
+    for mode in LaunchMode.allCases {
+      let overhead = launchOverhead(mode)
+      lines.append(
+        "Deferred's own time in the \(mode) launch(): median "
+          + "\(Format.decimal(overhead.median, places: 2)) µs, p95 "
+          + "\(Format.decimal(overhead.p95, places: 2)) µs a service built"
+          + " (launch time less the factories' own)")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -8,16 +8,31 @@ import Testing
 /// `compare`'s JSON contract, against a stub child that reports fixed times, and the
 /// statistics and process spawning behind it.
 @Suite struct DemoCompareTests {
-  /// A child's report: the first frame and full readiness at these milliseconds.
-  static func report(firstFrame: UInt64, fullyReady: UInt64) -> String {
-    LaunchReport(
+  /// A child's report: the first frame and full readiness at these milliseconds; a launch of
+  /// 1 ms that built two services whose factories took `factories` nanoseconds of it, and one
+  /// service built after it (which does not count against the launch).
+  static func report(firstFrame: UInt64, fullyReady: UInt64, factories: UInt64 = 400_000)
+    -> String
+  {
+    func build(_ service: String, _ trigger: String, start: UInt64, own: UInt64) -> BuildRecord {
+      BuildRecord(
+        service: service, priority: "critical", trigger: trigger, thread: "main",
+        isMainThread: true, start: start, duration: own, selfDuration: own, outcome: .built,
+        attempt: 1)
+    }
+    return LaunchReport(
       processStart: .handover, processStartPrecision: 1_000,
       milestones: [
         Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 1_000_000),
         Milestone(.criticalReady, at: 2_000_000),
         Milestone(.firstFrame, at: firstFrame * 1_000_000),
         Milestone(.fullyReady, at: fullyReady * 1_000_000),
-      ], builds: []
+      ],
+      builds: [
+        build("Storage", "launch", start: 1_000_000, own: factories / 4),
+        build("Theme", "launch", start: 1_200_000, own: factories - factories / 4),
+        build("Sync", "scheduled", start: 3_000_000, own: 5_000_000),
+      ]
     ).json()
   }
 
@@ -28,7 +43,8 @@ import Testing
       let run = UInt64(index + 1)
       return mode == .eager
         ? Self.report(firstFrame: 100 * run, fullyReady: 100 * run + 1)
-        : Self.report(firstFrame: 10 * run, fullyReady: 50 * run)
+        : Self.report(
+          firstFrame: 10 * run, fullyReady: 50 * run, factories: 1_000_000 - run * 2_000)
     }
     // Interleaved: eager, deferred, eager, ...
     #expect(
@@ -40,8 +56,13 @@ import Testing
     #expect(root["runs"]?.int == 4)
     let modes = try #require(root["modes"])
     let expected: [String: [String: (median: Double, p95: Double)]] = [
-      "eager": ["firstFrameMs": (250, 400), "fullyReadyMs": (251, 401)],
-      "deferred": ["firstFrameMs": (25, 40), "fullyReadyMs": (125, 200)],
+      // Launch overhead: (1 ms − the factories' own time) ÷ 2 services, in µs.
+      "eager": [
+        "firstFrameMs": (250, 400), "fullyReadyMs": (251, 401), "launchOverheadUs": (300, 300),
+      ],
+      "deferred": [
+        "firstFrameMs": (25, 40), "fullyReadyMs": (125, 200), "launchOverheadUs": (2.5, 4),
+      ],
     ]
     for (mode, metrics) in expected {
       for (metric, values) in metrics {
@@ -51,6 +72,7 @@ import Testing
       }
     }
     #expect(comparison.table().contains("deferred ÷ eager"))
+    #expect(comparison.table().contains("deferred launch(): median 2.50 µs, p95 4.00 µs"))
   }
 
   @Test func unreadableChildReportIsAnError() {

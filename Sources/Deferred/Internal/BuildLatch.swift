@@ -3,51 +3,48 @@ import Dispatch
 /// One build of one singleton: who runs it, and its outcome once known. Other threads that need
 /// the service while it is being built wait on the latch.
 ///
-/// The Dispatch group they block on is made only when the first of them arrives: most builds
+/// A latch has no lock of its own: its outcome and group are read and written only under the
+/// lock of the node it builds (``AnyNode/state``), which every transition takes anyway. The
+/// Dispatch group waiters block on is made only when the first of them arrives: most builds
 /// have no waiter, and pay for none.
-final class BuildLatch: Sendable {
-  enum Outcome: Sendable {
+final class BuildLatch: @unchecked Sendable {
+  indirect enum Outcome: Sendable {
     case built
     case failed(DeferredError)
   }
 
-  private struct State {
-    var outcome: Outcome?
-    var group: DispatchGroup?
-  }
-
   let owner: BuildContext
   let attempt: Int
-  private let state = Locked(State())
+  /// Guarded by the node's lock.
+  private var outcome: Outcome?
+  /// Guarded by the node's lock.
+  private var group: DispatchGroup?
 
   init(owner: BuildContext, attempt: Int) {
     self.owner = owner
     self.attempt = attempt
   }
 
-  func finish(_ result: Outcome) {
-    let group = state.withLock { state in
-      state.outcome = result
-      return state.group
-    }
-    group?.leave()
+  /// Sets the outcome, under the node's lock; returns the group to leave once it is released.
+  func finish(_ result: Outcome) -> DispatchGroup? {
+    outcome = result
+    return group
   }
 
-  /// The group to wait on, made by the first waiter; `nil` once the build has finished.
+  /// The group to wait on, made by the first waiter, under the node's lock; `nil` once the
+  /// build has finished.
   private func waitGroup() -> DispatchGroup? {
-    state.withLock { state in
-      guard state.outcome == nil else { return nil }
-      if let group = state.group { return group }
-      let group = DispatchGroup()
-      group.enter()
-      state.group = group
-      return group
-    }
+    guard outcome == nil else { return nil }
+    if let group { return group }
+    let group = DispatchGroup()
+    group.enter()
+    self.group = group
+    return group
   }
 
-  /// Blocks until the build finishes, or until `limit` has passed (then `nil`).
-  func wait(limit: Duration?) -> Outcome? {
-    if let group = waitGroup() {
+  /// Blocks until the build of `node` finishes, or until `limit` has passed (then `nil`).
+  func wait(for node: AnyNode, limit: Duration?) -> Outcome? {
+    if let group = node.state.withLock({ _ in waitGroup() }) {
       if let limit {
         let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
         if group.wait(timeout: deadline) == .timedOut { return nil }
@@ -55,16 +52,16 @@ final class BuildLatch: Sendable {
         group.wait()
       }
     }
-    return state.withLock { $0.outcome }
+    return node.state.withLock { _ in outcome }
   }
 
-  /// Suspends until the build finishes, blocking no thread.
-  func outcome() async -> Outcome {
-    if let group = waitGroup() {
+  /// Suspends until the build of `node` finishes, blocking no thread.
+  func outcome(for node: AnyNode) async -> Outcome {
+    if let group = node.state.withLock({ _ in waitGroup() }) {
       await withCheckedContinuation { continuation in
         group.notify(queue: .global()) { continuation.resume() }
       }
     }
-    return state.withLock { $0.outcome } ?? .built
+    return node.state.withLock { _ in outcome } ?? .built
   }
 }

@@ -9,6 +9,8 @@ final class LookupTable: @unchecked Sendable {
     var type: UInt = 0
     var name: String?
     var node: Unmanaged<AnyNode>?
+    /// Set while the table is made, once the node is in ``LookupTable/orderedNodes``.
+    var listed = false
   }
 
   private let slots: UnsafeMutablePointer<Slot>
@@ -28,8 +30,6 @@ final class LookupTable: @unchecked Sendable {
   init(_ nodes: [AnyServiceKey: AnyNode], order: [AnyServiceKey]) {
     self.nodes = nodes
     self.order = order
-    var seen: Set<AnyServiceKey> = []
-    orderedNodes = order.compactMap { key in seen.insert(key).inserted ? nodes[key] : nil }
     var bits = 3
     while (1 << bits) < nodes.count * 2 { bits += 1 }
     let capacity = 1 << bits
@@ -43,6 +43,18 @@ final class LookupTable: @unchecked Sendable {
       while slots[index].node != nil { index = (index &+ 1) & mask }
       slots[index] = Slot(type: type, name: key.name, node: .passUnretained(node))
     }
+    // A key is in `order` twice where a child overrides it: it is listed once, where the
+    // ancestor registered it. Keys of another container's nodes no longer here are left out.
+    var listed: [AnyNode] = []
+    listed.reserveCapacity(nodes.count)
+    for key in order {
+      guard let slot = Self.slot(UInt(bitPattern: key.typeID), key.name, slots, shift, mask),
+        !slot.pointee.listed, let node = slot.pointee.node
+      else { continue }
+      slot.pointee.listed = true
+      listed.append(node.takeUnretainedValue())
+    }
+    orderedNodes = listed
   }
 
   deinit {
@@ -72,11 +84,18 @@ final class LookupTable: @unchecked Sendable {
   /// The node registered for the type with metadata address `type` and `name`.
   @inline(__always)
   func find(_ type: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
-    var index = Self.index(type, name, shift)
+    Self.slot(type, name, slots, shift, mask)?.pointee.node
+  }
+
+  @inline(__always)
+  private static func slot(
+    _ type: UInt, _ name: String?, _ slots: UnsafeMutablePointer<Slot>, _ shift: Int, _ mask: Int
+  ) -> UnsafeMutablePointer<Slot>? {
+    var index = index(type, name, shift)
     while true {
       let slot = slots + index
-      guard let node = slot.pointee.node else { return nil }
-      if slot.pointee.type == type && slot.pointee.name == name { return node }
+      guard slot.pointee.node != nil else { return nil }
+      if slot.pointee.type == type && slot.pointee.name == name { return slot }
       index = (index &+ 1) & mask
     }
   }

@@ -54,13 +54,31 @@ class AnyNode: @unchecked Sendable {
   /// Set the first time the built value is handed out: a service built in the background and
   /// never handed out was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
-  /// The node's lock and state, made on first use: registering allocates no lock, and a
-  /// service never built never pays for one.
-  private let lazyState = AtomicLazyReference<LockStorage<NodeState>>()
+  /// The node's lock and state (a retained `LockStorage<NodeState>`), made on first use:
+  /// registering allocates no lock, and a service never built never pays for one.
+  ///
+  /// A plain atomic pointer rather than `AtomicLazyReference`, whose unspecialised generic code
+  /// costs a metadata lookup on every access.
+  private let lazyState = Atomic<UnsafeMutableRawPointer?>(nil)
 
+  /// The node's lock and state; latches of its builds are guarded by it too.
   var state: Locked<NodeState> {
-    if let storage = lazyState.load() { return Locked(storage: storage) }
-    return Locked(storage: lazyState.storeIfNil(LockStorage.make(NodeState())))
+    @inline(__always) get {
+      guard let raw = lazyState.load(ordering: .acquiring) else { return makeState() }
+      return Locked(
+        storage: Unmanaged<LockStorage<NodeState>>.fromOpaque(raw).takeUnretainedValue())
+    }
+  }
+
+  @inline(never)
+  private func makeState() -> Locked<NodeState> {
+    let made = Unmanaged.passRetained(LockStorage.make(NodeState()))
+    let (stored, current) = lazyState.compareExchange(
+      expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
+    guard !stored, let current else { return Locked(storage: made.takeUnretainedValue()) }
+    made.release()
+    return Locked(
+      storage: Unmanaged<LockStorage<NodeState>>.fromOpaque(current).takeUnretainedValue())
   }
 
   init(
@@ -73,6 +91,12 @@ class AnyNode: @unchecked Sendable {
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
+  }
+
+  deinit {
+    if let raw = lazyState.load(ordering: .acquiring) {
+      Unmanaged<LockStorage<NodeState>>.fromOpaque(raw).release()
+    }
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -113,8 +137,11 @@ class AnyNode: @unchecked Sendable {
 
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
   func fail(_ latch: BuildLatch, _ error: DeferredError) {
-    state.withLock { $0.phase = .idle(attempts: latch.attempt) }
-    latch.finish(.failed(error))
+    let group = state.withLock { state in
+      state.phase = .idle(attempts: latch.attempt)
+      return latch.finish(.failed(error))
+    }
+    group?.leave()
   }
 
   /// Runs the factory and publishes the value; on failure, fails the latch and throws.
@@ -230,14 +257,17 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     let raw = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     raw.initialize(to: value)
     storage.store(UnsafeMutableRawPointer(raw), ordering: .releasing)
-    state.withLock { state in
+    let group = state.withLock { state in
       state.phase = .ready(attempts: latch.attempt)
       // Handed to their queues under the lock (no user code runs here), so that work handed
       // over later, which sees `ready` and goes straight to its queue, stays behind them.
-      for item in state.pending { item.queue.async(execute: item.work) }
-      state.pending = []
+      if !state.pending.isEmpty {
+        for item in state.pending { item.queue.async(execute: item.work) }
+        state.pending = []
+      }
+      return latch.finish(.built)
     }
-    latch.finish(.built)
+    group?.leave()
   }
 
   /// Hands `work` the value on `queue` once it is built; at once if it is.

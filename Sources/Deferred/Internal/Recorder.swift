@@ -11,7 +11,7 @@ enum Trigger: String, Sendable {
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.
 struct RawBuild {
-  enum Outcome {
+  indirect enum Outcome {
     case built
     case failed(DeferredError)
     case cancelled
@@ -65,7 +65,7 @@ struct TransientStats {
 final class Recorder: Sendable {
   let recording: Recording
   let clock: any LaunchClock
-  private let builds = Locked<[RawBuild]>([])
+  private let builds = Locked(ChunkedLog<RawBuild>())
   private let waits = Locked<[RawWait]>([])
   private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
 
@@ -148,6 +148,24 @@ final class Recorder: Sendable {
   }
 
   var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
-    (builds.withLock { $0 }, waits.withLock { $0 }, transients.withLock { Array($0.values) })
+    (builds.withLock { $0.all }, waits.withLock { $0 }, transients.withLock { Array($0.values) })
   }
+}
+
+/// An append-only log in fixed-size chunks: appending never moves what is already logged, so a
+/// launch of thousands of builds pays for no array growth while it runs.
+struct ChunkedLog<Element> {
+  private static var chunkSize: Int { 256 }
+  private var chunks: [[Element]] = []
+
+  mutating func append(_ element: Element) {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+      chunks.append([])
+      chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+    }
+    chunks[chunks.count - 1].append(element)
+  }
+
+  /// Everything logged, oldest first.
+  var all: [Element] { Array(chunks.joined()) }
 }

@@ -28,12 +28,18 @@ struct ThreadInfo: Sendable, Hashable {
       pthread_threadid_np(nil, &tid)
       return ThreadInfo(isMain: isMain, name: isMain ? "main" : label(own, Int(tid)))
     #else
-      // "/proc/thread-self" links to "<pid>/task/<tid>": the main thread's tid is the pid.
-      let link = readLink("/proc/thread-self")
-      let parts = link.split(separator: "/")
-      let tid = parts.last.flatMap { Int($0) } ?? 0
-      let isMain = parts.first.flatMap { Int($0) } == tid && tid != 0
-      let own = readSmallFile("/proc/thread-self/comm")
+      // Two calls into the C library, no file: reading /proc costs tens of microseconds in a
+      // process that has just started, on the launching thread, before its first build.
+      let tid = Int(LinuxThreads.tid?() ?? 0)
+      let isMain = tid != 0 && tid == Int(getpid())
+      var own = ""
+      if !isMain, let getName = LinuxThreads.getName {
+        var buffer = [CChar](repeating: 0, count: 32)
+        if getName(pthread_self(), &buffer, buffer.count) == 0 {
+          own = String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+      }
       return ThreadInfo(isMain: isMain, name: isMain ? "main" : label(own, tid))
     #endif
   }
@@ -44,24 +50,17 @@ struct ThreadInfo: Sendable, Hashable {
     return "\(trimmed) (\(tid))"
   }
 
-  #if !canImport(Darwin)
-    private static func readLink(_ path: String) -> String {
-      var buffer = [UInt8](repeating: 0, count: 128)
-      let count = buffer.withUnsafeMutableBufferPointer { raw in
-        raw.withMemoryRebound(to: CChar.self) { readlink(path, $0.baseAddress!, $0.count) }
-      }
-      guard count > 0 else { return "" }
-      return String(decoding: buffer[0..<count], as: UTF8.self)
-    }
-
-    private static func readSmallFile(_ path: String) -> String {
-      let fd = open(path, O_RDONLY)
-      guard fd >= 0 else { return "" }
-      defer { close(fd) }
-      var buffer = [UInt8](repeating: 0, count: 64)
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      guard count > 0 else { return "" }
-      return String(decoding: buffer[0..<count], as: UTF8.self)
-    }
-  #endif
 }
+
+#if !canImport(Darwin)
+  /// `gettid` and `pthread_getname_np`, which the Glibc module does not import, looked up once.
+  private enum LinuxThreads {
+    typealias GetTid = @convention(c) () -> pid_t
+    typealias GetName = @convention(c) (pthread_t, UnsafeMutablePointer<CChar>?, Int) -> Int32
+
+    static let tid = dlsym(nil, "gettid").map { unsafeBitCast($0, to: GetTid.self) }
+    static let getName = dlsym(nil, "pthread_getname_np").map {
+      unsafeBitCast($0, to: GetName.self)
+    }
+  }
+#endif

@@ -24,7 +24,7 @@ enum WaitGraph {
   ) throws(DeferredError) {
     try enter(node, context)
     let start = node.owner.recorder.clock.now()
-    let outcome = latch.wait(limit: limit)
+    let outcome = latch.wait(for: node, limit: limit)
     leave(context)
     node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     try check(outcome, node, latch, context)
@@ -36,7 +36,7 @@ enum WaitGraph {
   ) async throws(DeferredError) {
     try enter(node, context)
     let start = node.owner.recorder.clock.now()
-    let outcome = await latch.outcome()
+    let outcome = await latch.outcome(for: node)
     leave(context)
     node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     try check(outcome, node, latch, context)
