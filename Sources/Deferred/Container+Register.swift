@@ -229,7 +229,7 @@ extension Container {
       }
       // One hash in the common case: insert, and put back what was there if it may not go.
       if let existing = registry.own.updateValue(node, forKey: node.key) {
-        let untouched = existing.state.withLock {
+        let untouched = existing.withState {
           if case .idle = $0.phase { return true }
           return false
         }

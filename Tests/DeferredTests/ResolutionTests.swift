@@ -89,7 +89,7 @@ import Testing
     #expect(sync.storage.label == "attempt 2")
     #expect(attempts.load(ordering: .relaxed) == 2)
     let node = try #require(container.node(for: ServiceKey<Storage>().erased))
-    #expect(node.state.withLock { if case .ready(2) = $0.phase { true } else { false } })
+    #expect(node.withState { if case .ready(2) = $0.phase { true } else { false } })
   }
 
   @Test func sameThreadCycleFailsWithTheLoop() throws {

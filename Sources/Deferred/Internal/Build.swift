@@ -11,7 +11,8 @@ extension AnyNode {
     struct Frame {
       let node: AnyNode
       var expanded = false
-      var latch: BuildLatch?
+      /// The attempt this context claimed, once it has.
+      var attempt: Int?
     }
     var stack = [Frame(node: self)]
     let baseDepth = context.chain.count
@@ -20,8 +21,8 @@ extension AnyNode {
         let node = stack[index].node
         if stack[index].expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
-          let latch = stack.removeLast().latch
-          if let latch { try node.build(context, latch) }
+          let attempt = stack.removeLast().attempt
+          if let attempt { try node.build(context, attempt: attempt) }
           context.chain.removeLast()
           continue
         }
@@ -35,8 +36,8 @@ extension AnyNode {
           case .ready:
             stack.removeLast()
             continue
-          case .claimed(let latch):
-            stack[index].latch = latch
+          case .claimed(let attempt):
+            stack[index].attempt = attempt
           case .busy(let latch):
             try WaitGraph.wait(for: node, latch: latch, by: context, limit: node.owner.waitLimit)
             stack.removeLast()
@@ -60,7 +61,7 @@ extension AnyNode {
       }
     } catch {
       for frame in stack {
-        if let latch = frame.latch { frame.node.fail(latch, error) }
+        if let attempt = frame.attempt { frame.node.fail(attempt: attempt, error) }
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
@@ -93,10 +94,10 @@ extension AnyNode {
         throw DeferredError.cycle(closing: key, chain: context.chain)
       case .busy(let latch):
         try await WaitGraph.waitAsync(for: self, latch: latch, by: context)
-      case .claimed(let latch):
+      case .claimed(let attempt):
         context.chain.append(key)
         defer { context.chain.removeLast() }
-        try await buildAsync(context, latch)
+        try await buildAsync(context, attempt: attempt)
       }
     }
   }

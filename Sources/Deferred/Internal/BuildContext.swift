@@ -14,20 +14,24 @@ import Synchronization
 /// Each thread has one, made the first time it builds anything; each async resolve has its own.
 /// `chain` is touched only by the context's own thread or task: other threads learn what a
 /// context is doing from the ``WaitGraph``.
+///
+/// Its mutable properties are `@exclusivity(unchecked)`: only the context's own thread or task
+/// touches them, so the runtime's dynamic exclusivity checks (a call each access, several
+/// accesses a build) would guard against nothing.
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
-  var chain: [AnyServiceKey] = []
+  @exclusivity(unchecked) var chain: [AnyServiceKey] = []
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
-  var nested: [UInt64] = []
+  @exclusivity(unchecked) var nested: [UInt64] = []
   /// How builds on this context come about, and the launch flags in force.
-  var trigger = Trigger.onDemand
-  var flags: Set<LaunchFlag> = []
+  @exclusivity(unchecked) var trigger = Trigger.onDemand
+  @exclusivity(unchecked) var flags: Set<LaunchFlag> = []
   /// The scheduled job running on this context: its service, quality of service, and when it
   /// became ready to run.
-  var scheduled: AnyNode?
-  var qos: QualityOfService?
-  var readyAt: UInt64?
+  @exclusivity(unchecked) var scheduled: AnyNode?
+  @exclusivity(unchecked) var qos: QualityOfService?
+  @exclusivity(unchecked) var readyAt: UInt64?
 
   init(thread: ThreadInfo) {
     self.thread = thread

@@ -4,7 +4,7 @@ import Dispatch
 /// the service while it is being built wait on the latch.
 ///
 /// A latch has no lock of its own: its outcome and group are read and written only under the
-/// lock of the node it builds (``AnyNode/state``), which every transition takes anyway. The
+/// lock of the node it builds (``AnyNode/withState(_:)``), which every transition takes anyway. The
 /// Dispatch group waiters block on is made only when the first of them arrives: most builds
 /// have no waiter, and pay for none.
 final class BuildLatch: @unchecked Sendable {
@@ -44,7 +44,7 @@ final class BuildLatch: @unchecked Sendable {
 
   /// Blocks until the build of `node` finishes, or until `limit` has passed (then `nil`).
   func wait(for node: AnyNode, limit: Duration?) -> Outcome? {
-    if let group = node.state.withLock({ _ in waitGroup() }) {
+    if let group = node.withState({ _ in waitGroup() }) {
       if let limit {
         let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
         if group.wait(timeout: deadline) == .timedOut { return nil }
@@ -52,16 +52,16 @@ final class BuildLatch: @unchecked Sendable {
         group.wait()
       }
     }
-    return node.state.withLock { _ in outcome }
+    return node.withState { _ in outcome }
   }
 
   /// Suspends until the build of `node` finishes, blocking no thread.
   func outcome(for node: AnyNode) async -> Outcome {
-    if let group = node.state.withLock({ _ in waitGroup() }) {
+    if let group = node.withState({ _ in waitGroup() }) {
       await withCheckedContinuation { continuation in
         group.notify(queue: .global()) { continuation.resume() }
       }
     }
-    return node.state.withLock { _ in outcome } ?? .built
+    return node.withState { _ in outcome } ?? .built
   }
 }

@@ -21,10 +21,6 @@ package struct Locked<State>: @unchecked Sendable {
     storage = LockStorage.make(state)
   }
 
-  init(storage: LockStorage<State>) {
-    self.storage = storage
-  }
-
   /// Runs `body` with the state, under the lock.
   @inline(__always)
   package func withLock<Result, Failure: Error>(
@@ -39,7 +35,7 @@ package struct Locked<State>: @unchecked Sendable {
 }
 
 /// The state, with the mutex as its one tail-allocated element.
-final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
   static func make(_ state: State) -> LockStorage<State> {
     let buffer = create(minimumCapacity: 1) { _ in state }
     buffer.withUnsafeMutablePointerToElements { mutex in

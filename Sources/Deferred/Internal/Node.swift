@@ -1,14 +1,30 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Where one singleton of one container is.
 ///
-/// `idle → building(latch) → ready`, or back to `idle` when the build fails (the next resolve
-/// tries again). Transitions happen under the node's own lock; factories never run under it.
+/// `idle → building → ready`, or back to `idle` when the build fails (the next resolve tries
+/// again). Transitions happen under the node's own lock; factories never run under it.
 enum Phase {
   case idle(attempts: Int)
-  case building(BuildLatch)
+  case building(Building)
   case ready(attempts: Int)
+}
+
+/// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
+/// made by the first of them (most builds have no waiter, and allocate none).
+struct Building {
+  let owner: BuildContext
+  let attempt: Int
+  var latch: BuildLatch?
 }
 
 /// Everything of a node behind its one lock.
@@ -24,8 +40,8 @@ struct NodeState {
 enum Claim {
   /// Built already.
   case ready
-  /// This context now builds it, and must finish the latch.
-  case claimed(BuildLatch)
+  /// This context now builds it (this attempt), and must publish or fail it.
+  case claimed(attempt: Int)
   /// Another context is building it.
   case busy(BuildLatch)
   /// This same context is building it: a dependency cycle.
@@ -54,31 +70,19 @@ class AnyNode: @unchecked Sendable {
   /// Set the first time the built value is handed out: a service built in the background and
   /// never handed out was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
-  /// The node's lock and state (a retained `LockStorage<NodeState>`), made on first use:
-  /// registering allocates no lock, and a service never built never pays for one.
-  ///
-  /// A plain atomic pointer rather than `AtomicLazyReference`, whose unspecialised generic code
-  /// costs a metadata lookup on every access.
-  private let lazyState = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// The node's state, guarded by its lock (``NodeLocks``); latches of its builds are guarded
+  /// by it too. Never touched without the lock, so the runtime's exclusivity checks are off.
+  @exclusivity(unchecked) private var lockedState = NodeState()
 
-  /// The node's lock and state; latches of its builds are guarded by it too.
-  var state: Locked<NodeState> {
-    @inline(__always) get {
-      guard let raw = lazyState.load(ordering: .acquiring) else { return makeState() }
-      return Locked(
-        storage: Unmanaged<LockStorage<NodeState>>.fromOpaque(raw).takeUnretainedValue())
-    }
-  }
-
-  @inline(never)
-  private func makeState() -> Locked<NodeState> {
-    let made = Unmanaged.passRetained(LockStorage.make(NodeState()))
-    let (stored, current) = lazyState.compareExchange(
-      expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
-    guard !stored, let current else { return Locked(storage: made.takeUnretainedValue()) }
-    made.release()
-    return Locked(
-      storage: Unmanaged<LockStorage<NodeState>>.fromOpaque(current).takeUnretainedValue())
+  /// Runs `body` with the node's state, under its lock.
+  @inline(__always)
+  func withState<Result, Failure: Error>(
+    _ body: (inout NodeState) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let mutex = NodeLocks.mutex(for: self)
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&lockedState)
   }
 
   init(
@@ -93,64 +97,73 @@ class AnyNode: @unchecked Sendable {
     self.owner = owner
   }
 
-  deinit {
-    if let raw = lazyState.load(ordering: .acquiring) {
-      Unmanaged<LockStorage<NodeState>>.fromOpaque(raw).release()
-    }
-  }
-
   /// The dependencies known so far: declared ones, or those observed in past builds.
   var knownDependencies: [AnyServiceKey] {
-    dependencies ?? state.withLock { $0.observed }
+    dependencies ?? withState { $0.observed }
   }
 
   func observe(_ dependency: AnyServiceKey) {
-    state.withLock { state in
+    withState { state in
       if !state.observed.contains(dependency) { state.observed.append(dependency) }
     }
   }
 
   var isReady: Bool { storage.load(ordering: .acquiring) != nil }
 
-  /// The latch of the build under way, if any.
-  func currentLatch() -> BuildLatch? {
-    state.withLock {
-      if case .building(let latch) = $0.phase { return latch }
+  /// The context building this node, if a build is under way.
+  func currentBuilder() -> BuildContext? {
+    withState {
+      if case .building(let building) = $0.phase { return building.owner }
       return nil
     }
   }
 
   func claim(_ context: BuildContext) -> Claim {
-    state.withLock { state in
+    withState { state in
       switch state.phase {
       case .ready:
         return .ready
       case .idle(let attempts):
-        let latch = BuildLatch(owner: context, attempt: attempts + 1)
-        state.phase = .building(latch)
-        return .claimed(latch)
-      case .building(let latch):
-        return latch.owner === context ? .ownedBySelf : .busy(latch)
+        state.phase = .building(Building(owner: context, attempt: attempts + 1))
+        return .claimed(attempt: attempts + 1)
+      case .building(var building):
+        if building.owner === context { return .ownedBySelf }
+        if let latch = building.latch { return .busy(latch) }
+        let latch = BuildLatch(owner: building.owner, attempt: building.attempt)
+        building.latch = latch
+        state.phase = .building(building)
+        return .busy(latch)
       }
     }
   }
 
+  /// Ends the build under way, under the lock: moves to `phase` and finishes the latch of
+  /// whoever waits, if anyone does.
+  func finish(_ outcome: BuildLatch.Outcome, _ phase: Phase, in state: inout NodeState)
+    -> DispatchGroup?
+  {
+    guard case .building(let building) = state.phase else {
+      preconditionFailure("\(key) finished a build it was not running")
+    }
+    state.phase = phase
+    return building.latch?.finish(outcome)
+  }
+
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
-  func fail(_ latch: BuildLatch, _ error: DeferredError) {
-    let group = state.withLock { state in
-      state.phase = .idle(attempts: latch.attempt)
-      return latch.finish(.failed(error))
+  func fail(attempt: Int, _ error: DeferredError) {
+    let group = withState { state in
+      finish(.failed(error), .idle(attempts: attempt), in: &state)
     }
     group?.leave()
   }
 
-  /// Runs the factory and publishes the value; on failure, fails the latch and throws.
-  func build(_ context: BuildContext, _ latch: BuildLatch) throws(DeferredError) {
+  /// Runs the factory and publishes the value; on failure, fails the build and throws.
+  func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
     fatalError("abstract")
   }
 
-  /// Runs the factory (async or not) and publishes the value; on failure, fails the latch.
-  func buildAsync(_ context: BuildContext, _ latch: BuildLatch) async throws(DeferredError) {
+  /// Runs the factory (async or not) and publishes the value; on failure, fails the build.
+  func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
     fatalError("abstract")
   }
 
@@ -224,48 +237,46 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     }
   }
 
-  override func build(_ context: BuildContext, _ latch: BuildLatch) throws(DeferredError) {
+  override func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
     let span = owner.recorder.begin(context)
     let value: Value
     do {
       value = try make(context)
     } catch {
-      owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .failed(error))
-      fail(latch, error)
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
+      fail(attempt: attempt, error)
       throw error
     }
-    owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .built)
-    publish(value, latch)
+    owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
+    publish(value, attempt: attempt)
   }
 
-  override func buildAsync(_ context: BuildContext, _ latch: BuildLatch) async throws(DeferredError)
-  {
+  override func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
     let span = owner.recorder.begin(context)
     let value: Value
     do {
       value = try await makeAsync(context)
     } catch {
-      owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .failed(error))
-      fail(latch, error)
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
+      fail(attempt: attempt, error)
       throw error
     }
-    owner.recorder.end(span, self, context, attempt: latch.attempt, outcome: .built)
-    publish(value, latch)
+    owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
+    publish(value, attempt: attempt)
   }
 
-  private func publish(_ value: Value, _ latch: BuildLatch) {
+  private func publish(_ value: Value, attempt: Int) {
     let raw = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     raw.initialize(to: value)
     storage.store(UnsafeMutableRawPointer(raw), ordering: .releasing)
-    let group = state.withLock { state in
-      state.phase = .ready(attempts: latch.attempt)
+    let group = withState { state in
       // Handed to their queues under the lock (no user code runs here), so that work handed
       // over later, which sees `ready` and goes straight to its queue, stays behind them.
       if !state.pending.isEmpty {
         for item in state.pending { item.queue.async(execute: item.work) }
         state.pending = []
       }
-      return latch.finish(.built)
+      return finish(.built, .ready(attempts: attempt), in: &state)
     }
     group?.leave()
   }
@@ -276,7 +287,7 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       guard let value = readyValue else { preconditionFailure("\(key) delivered before built") }
       work(value)
     }
-    state.withLock { state in
+    withState { state in
       guard case .ready = state.phase, state.pending.isEmpty else {
         state.pending.append((queue, deliver))
         return
@@ -339,5 +350,29 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       }
       return try recordTransient(span, context, result)
     }
+  }
+}
+
+/// The locks of every node: a fixed set of mutexes, a node's picked by its address.
+///
+/// A lock of its own would cost each node an allocation on its first build, or on
+/// registration; nodes share these instead. They are held for a few field updates, never
+/// around user code or another node's lock, so sharing one costs nothing but a rare brief wait.
+enum NodeLocks {
+  private static let count = 64
+  nonisolated(unsafe) private static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
+    let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
+    for index in 0..<count {
+      (mutexes + index).initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutexes + index, nil)
+    }
+    return mutexes
+  }()
+
+  @inline(__always)
+  static func mutex(for node: AnyNode) -> UnsafeMutablePointer<pthread_mutex_t> {
+    // Objects are 16-byte aligned: the bits above those pick the lock.
+    let address = UInt(bitPattern: ObjectIdentifier(node).hashValue)
+    return mutexes + Int((address >> 4) % UInt(count))
   }
 }

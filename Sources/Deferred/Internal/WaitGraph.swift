@@ -47,7 +47,7 @@ enum WaitGraph {
     try waits.withLock { waits throws(DeferredError) in
       var loop = context.chain + [node.key]
       var target = node
-      var owner = node.currentLatch()?.owner
+      var owner = node.currentBuilder()
       while let current = owner {
         if current === context {
           let start = loop.firstIndex(of: loop[loop.count - 1]) ?? 0
@@ -58,7 +58,7 @@ enum WaitGraph {
         let tail = wait.chain.firstIndex(of: target.key).map { wait.chain[($0 + 1)...] }
         loop += (tail ?? []) + [wait.node.key]
         target = wait.node
-        owner = wait.node.currentLatch()?.owner
+        owner = wait.node.currentBuilder()
       }
       waits[ObjectIdentifier(context)] = Wait(node: node, chain: context.chain)
     }

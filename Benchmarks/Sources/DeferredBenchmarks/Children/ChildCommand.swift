@@ -1,6 +1,6 @@
 /// The hidden subcommands the benchmark runs itself with, in a child process.
 enum ChildCommand {
-  /// `_cold-first-resolve CONTENDER`: prints nanoseconds per service (see ``ColdChild``).
+  /// `_cold-first-resolve CONTENDER LENGTH`: prints nanoseconds per service (see ``ColdChild``).
   static let coldFirstResolve = "_cold-first-resolve"
   /// `_survive-deep-chain CONTENDER`: prints `survived`, or crashes (see ``DeepChainChild``).
   static let surviveDeepChain = "_survive-deep-chain"
@@ -11,7 +11,7 @@ enum ChildCommand {
   /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
   static func run(_ name: String, _ arguments: [String]) -> Int32? {
     switch (name, arguments.count) {
-    case (coldFirstResolve, 1): ColdChild.run(arguments[0])
+    case (coldFirstResolve, 2): Int(arguments[1]).map { ColdChild.run(arguments[0], length: $0) }
     case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
     case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
     default: nil

@@ -3,16 +3,14 @@ import Deferred
 import Dependencies
 import Swinject
 
-/// The child process of the cold scenario: registers a chain of ``length`` distinct services,
+/// The child process of the cold scenarios: registers a chain of `length` distinct services,
 /// resolves the last one once, and prints the nanoseconds per service that resolve took.
 ///
 /// Before the clock starts, each library resolves one unrelated service, so that the figure is
 /// the cost of resolving services for the first time, not of the library's own first use
 /// (per-thread state, reading the environment and so on).
 enum ColdChild {
-  static let length = 200
-
-  static func run(_ contender: String) -> Int32 {
+  static func run(_ contender: String, length: Int) -> Int32 {
     let elapsed: UInt64
     switch contender {
     case Contender.deferred:

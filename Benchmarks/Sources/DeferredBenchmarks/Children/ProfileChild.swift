@@ -1,3 +1,4 @@
+import ChainServices
 import Deferred
 
 /// Runs one Deferred operation `count` times and nothing else, for a profiler:
@@ -7,7 +8,10 @@ import Deferred
 /// Run it with two counts and subtract to leave out the process's start.
 enum ProfileChild {
   /// The operations that can be profiled, by scenario name.
-  static let workloads = ["resolveCached", "resolveTransient", "launch10000", "register1000"]
+  static let workloads = [
+    "resolveCached", "resolveTransient", "launch10000", "register1000", "registerChain",
+    "coldFirstResolve",
+  ]
 
   static func run(_ workload: String, count: Int) -> Int32 {
     let container = Deferred.Container()
@@ -22,6 +26,13 @@ enum ProfileChild {
       for _ in 0..<count { LaunchGraph.launchUntilFullyReady(LaunchGraph.make(count: 10_000)) }
     case "register1000":
       for _ in 0..<count { blackHole(LaunchGraph.make(count: 1_000)) }
+    case "registerChain":
+      // What `coldFirstResolve` does before it resolves: subtract it from that profile.
+      must { try Chain.registerDeferred(length: 200 * count, into: container) }
+    case "coldFirstResolve":
+      must { try Chain.registerDeferred(length: 200 * count, into: container) }
+      blackHole(
+        must { try Chain.resolveLastDeferred(length: 200 * count, from: container) })
     default:
       return fail("no workload named \(workload): \(workloads.joined(separator: ", "))")
     }

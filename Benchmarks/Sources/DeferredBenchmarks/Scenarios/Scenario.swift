@@ -17,6 +17,7 @@ struct Scenario: Sendable {
     .chainFirstResolve,
     .contendedResolve,
     .coldFirstResolve,
+    .coldFirstResolve1000,
     .launch10000,
     .recordingOverhead,
   ]
