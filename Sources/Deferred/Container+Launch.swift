@@ -340,11 +340,29 @@ extension Container {
   private func hand(_ builds: [(AnyNode, QualityOfService)]) {
     for (node, qos) in builds {
       scheduler.schedule(
-        LaunchJob(describing: "build \(node.key)", qos: qos) { self.runScheduled(node) })
+        LaunchJob(describing: "build \(node.key)", qos: qos) { self.runScheduled(node, qos: qos) })
     }
   }
 
-  private func runScheduled(_ node: AnyNode) {
+  /// Runs a scheduled build, then, while the builds it made ready include a synchronous one of
+  /// the same quality of service, runs that one too on this thread instead of handing it to
+  /// the scheduler: a job per build would cost a queue hop and a thread wake-up each.
+  private func runScheduled(_ first: AnyNode, qos: QualityOfService) {
+    var next: AnyNode? = first
+    while let node = next {
+      var submit = runScheduledBuild(node)
+      next = nil
+      if !node.isAsync,
+        let index = submit.firstIndex(where: { !$0.0.isAsync && $0.1 == qos })
+      {
+        next = submit.remove(at: index).0
+      }
+      hand(submit)
+    }
+  }
+
+  /// Runs one scheduled build and returns the builds to hand over after it.
+  private func runScheduledBuild(_ node: AnyNode) -> [(AnyNode, QualityOfService)] {
     let id = ObjectIdentifier(node)
     let start = launchState.withLock { state -> LaunchState.Entry? in
       guard let entry = state.entries[id], entry.status == .submitted else { return nil }
@@ -363,7 +381,7 @@ extension Container {
       runningBuilds.enter()
       return entry
     }
-    guard let entry = start else { return }
+    guard let entry = start else { return [] }
     let flags = launchState.withLock { $0.flags }
     func prepare(_ context: BuildContext) {
       context.trigger = .scheduled
@@ -376,32 +394,37 @@ extension Container {
       Task {
         let context = BuildContext(thread: .task)
         prepare(context)
+        let status: LaunchState.Status
         do throws(DeferredError) {
           try await node.ensureReadyAsync(context)
-          self.finishScheduled(node, as: .built)
+          status = .built
         } catch {
-          self.finishScheduled(node, as: .failed)
+          status = .failed
         }
+        self.hand(self.finishScheduled(node, as: status))
       }
-    } else {
-      let context = BuildContext.current
-      prepare(context)
-      defer {
-        context.trigger = .onDemand
-        context.scheduled = nil
-        context.qos = nil
-        context.readyAt = nil
-      }
-      do throws(DeferredError) {
-        try node.ensureReady(context)
-        finishScheduled(node, as: .built)
-      } catch {
-        finishScheduled(node, as: .failed)
-      }
+      return []
+    }
+    let context = BuildContext.current
+    prepare(context)
+    defer {
+      context.trigger = .onDemand
+      context.scheduled = nil
+      context.qos = nil
+      context.readyAt = nil
+    }
+    do throws(DeferredError) {
+      try node.ensureReady(context)
+      return finishScheduled(node, as: .built)
+    } catch {
+      return finishScheduled(node, as: .failed)
     }
   }
 
-  private func finishScheduled(_ node: AnyNode, as status: LaunchState.Status) {
+  /// Ends a scheduled build and returns the builds to hand over after it.
+  private func finishScheduled(_ node: AnyNode, as status: LaunchState.Status)
+    -> [(AnyNode, QualityOfService)]
+  {
     let now = clock.now()
     let (submit, readyNow) = launchState.withLock { state in
       if !node.isAsync { state.inFlight -= 1 }
@@ -410,8 +433,8 @@ extension Container {
       return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
     }
     runningBuilds.leave()
-    hand(submit)
     for callback in readyNow { callback() }
+    return submit
   }
 
   /// Records full readiness once every deferred build has finished, and returns what to call.
