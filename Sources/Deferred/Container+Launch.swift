@@ -346,67 +346,64 @@ extension Container {
 
   /// Runs a scheduled build, then, while the builds it made ready include a synchronous one of
   /// the same quality of service, runs that one too on this thread instead of handing it to
-  /// the scheduler: a job per build would cost a queue hop and a thread wake-up each.
+  /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
+  /// one build and starting the next take the launch lock once.
   private func runScheduled(_ first: AnyNode, qos: QualityOfService) {
-    var next: AnyNode? = first
-    while let node = next {
-      var submit = runScheduledBuild(node)
-      next = nil
-      if !node.isAsync,
-        let index = submit.firstIndex(where: { !$0.0.isAsync && $0.1 == qos })
-      {
-        next = submit.remove(at: index).0
+    let id = ObjectIdentifier(first)
+    var next = launchState.withLock { startScheduled(id, in: &$0) }
+    while let run = next {
+      let node = run.node
+      guard !node.isAsync else {
+        runAsyncScheduled(run)
+        return
       }
+      let status = buildScheduled(run)
+      let now = clock.now()
+      let (submit, readyNow) = launchState.withLock { state in
+        let (submit, readyNow) = finishScheduled(node, as: status, at: now, in: &state)
+        guard let index = submit.firstIndex(where: { !$0.0.isAsync && $0.1 == qos }) else {
+          next = nil
+          return (submit, readyNow)
+        }
+        var rest = submit
+        let (carried, _) = rest.remove(at: index)
+        next = startScheduled(ObjectIdentifier(carried), in: &state)
+        return (rest, readyNow)
+      }
+      runningBuilds.leave()
+      for callback in readyNow { callback() }
       hand(submit)
     }
   }
 
-  /// Runs one scheduled build and returns the builds to hand over after it.
-  private func runScheduledBuild(_ node: AnyNode) -> [(AnyNode, QualityOfService)] {
-    let id = ObjectIdentifier(node)
-    let start = launchState.withLock { state -> LaunchState.Entry? in
-      guard let entry = state.entries[id], entry.status == .submitted else { return nil }
-      if state.phase == .shutDown {
-        state.entries[id]?.status = .cancelled
-        if !node.isAsync { state.inFlight -= 1 }
-        return nil
-      }
-      if state.paused {
-        state.entries[id]?.status = .blocked
-        if !node.isAsync { state.inFlight -= 1 }
-        state.makeReady(id, at: clock.now())
-        return nil
-      }
-      state.entries[id]?.status = .running
-      runningBuilds.enter()
-      return entry
+  /// Marks a submitted entry running, under the launch lock, and returns it with the launch
+  /// flags; or returns `nil` if it is not to run now (cancelled by a shutdown, or held back by
+  /// a pause).
+  private func startScheduled(_ id: ObjectIdentifier, in state: inout LaunchState)
+    -> ScheduledRun?
+  {
+    guard let entry = state.entries[id], entry.status == .submitted else { return nil }
+    if state.phase == .shutDown {
+      entry.status = .cancelled
+      if !entry.node.isAsync { state.inFlight -= 1 }
+      return nil
     }
-    guard let entry = start else { return [] }
-    let flags = launchState.withLock { $0.flags }
-    func prepare(_ context: BuildContext) {
-      context.trigger = .scheduled
-      context.flags = flags
-      context.scheduled = node
-      context.qos = entry.priority.qos
-      context.readyAt = entry.readyAt
+    if state.paused {
+      entry.status = .blocked
+      if !entry.node.isAsync { state.inFlight -= 1 }
+      state.makeReady(id, at: clock.now())
+      return nil
     }
-    if node.isAsync {
-      Task {
-        let context = BuildContext(thread: .task)
-        prepare(context)
-        let status: LaunchState.Status
-        do throws(DeferredError) {
-          try await node.ensureReadyAsync(context)
-          status = .built
-        } catch {
-          status = .failed
-        }
-        self.hand(self.finishScheduled(node, as: status))
-      }
-      return []
-    }
+    entry.status = .running
+    runningBuilds.enter()
+    return ScheduledRun(
+      node: entry.node, qos: entry.priority.qos, readyAt: entry.readyAt, flags: state.flags)
+  }
+
+  /// Builds a synchronous scheduled service on this thread.
+  private func buildScheduled(_ run: ScheduledRun) -> LaunchState.Status {
     let context = BuildContext.current
-    prepare(context)
+    run.prepare(context)
     defer {
       context.trigger = .onDemand
       context.scheduled = nil
@@ -414,27 +411,45 @@ extension Container {
       context.readyAt = nil
     }
     do throws(DeferredError) {
-      try node.ensureReady(context)
-      return finishScheduled(node, as: .built)
+      try run.node.ensureReady(context)
+      return .built
     } catch {
-      return finishScheduled(node, as: .failed)
+      return .failed
     }
   }
 
-  /// Ends a scheduled build and returns the builds to hand over after it.
-  private func finishScheduled(_ node: AnyNode, as status: LaunchState.Status)
-    -> [(AnyNode, QualityOfService)]
-  {
-    let now = clock.now()
-    let (submit, readyNow) = launchState.withLock { state in
-      if !node.isAsync { state.inFlight -= 1 }
-      state.finish(ObjectIdentifier(node), as: status, at: now)
-      let readyNow = markFullyReadyIfDone(&state)
-      return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
+  /// Builds an async scheduled service on a task of its own.
+  private func runAsyncScheduled(_ run: ScheduledRun) {
+    Task {
+      let node = run.node
+      let context = BuildContext(thread: .task)
+      run.prepare(context)
+      let status: LaunchState.Status
+      do throws(DeferredError) {
+        try await node.ensureReadyAsync(context)
+        status = .built
+      } catch {
+        status = .failed
+      }
+      let now = self.clock.now()
+      let (submit, readyNow) = self.launchState.withLock {
+        self.finishScheduled(node, as: status, at: now, in: &$0)
+      }
+      self.runningBuilds.leave()
+      for callback in readyNow { callback() }
+      self.hand(submit)
     }
-    runningBuilds.leave()
-    for callback in readyNow { callback() }
-    return submit
+  }
+
+  /// Ends a scheduled build, under the launch lock; returns the builds to hand over after it,
+  /// and what to call if the app is now fully ready.
+  private func finishScheduled(
+    _ node: AnyNode, as status: LaunchState.Status, at now: UInt64, in state: inout LaunchState
+  ) -> ([(AnyNode, QualityOfService)], [@Sendable () -> Void]) {
+    if !node.isAsync { state.inFlight -= 1 }
+    state.finish(ObjectIdentifier(node), as: status, at: now)
+    let readyNow = markFullyReadyIfDone(&state)
+    return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
   }
 
   /// Records full readiness once every deferred build has finished, and returns what to call.
@@ -446,5 +461,22 @@ extension Container {
     state.fullyReadyWaiters = []
     state.fullyReadyCallbacks = []
     return callbacks + waiters.map { waiter in { waiter.resume() } }
+  }
+}
+
+/// A scheduled build about to run: its service, and what its build context records.
+private struct ScheduledRun: Sendable {
+  let node: AnyNode
+  let qos: QualityOfService
+  let readyAt: UInt64?
+  let flags: Set<LaunchFlag>
+
+  /// Sets `context` up for this build.
+  func prepare(_ context: BuildContext) {
+    context.trigger = .scheduled
+    context.flags = flags
+    context.scheduled = node
+    context.qos = qos
+    context.readyAt = readyAt
   }
 }

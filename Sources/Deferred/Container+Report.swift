@@ -34,7 +34,11 @@ extension Container {
       waited[key, default: (0, [])].who.append(who)
     }
 
-    let ordered = raw.sorted { $0.start < $1.start }
+    // By start; builds that started at the same reading keep the order they were logged in.
+    let ordered = raw.enumerated().sorted {
+      ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
+    }
+    .map(\.element)
     var lastBuild: [ObjectIdentifier: Int] = [:]
     for (index, build) in ordered.enumerated() { lastBuild[ObjectIdentifier(build.node)] = index }
     var builds: [BuildRecord] = []

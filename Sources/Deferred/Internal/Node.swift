@@ -360,11 +360,15 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
 /// around user code or another node's lock, so sharing one costs nothing but a rare brief wait.
 enum NodeLocks {
   private static let count = 64
-  nonisolated(unsafe) private static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
-    let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
+  /// Each mutex on a cache line of its own, so that threads taking different locks do not
+  /// slow each other down.
+  private static let stride = max(64, MemoryLayout<pthread_mutex_t>.stride)
+  nonisolated(unsafe) private static let mutexes: UnsafeMutableRawPointer = {
+    let mutexes = UnsafeMutableRawPointer.allocate(byteCount: count * stride, alignment: 64)
     for index in 0..<count {
-      (mutexes + index).initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutexes + index, nil)
+      let mutex = (mutexes + index * stride).bindMemory(to: pthread_mutex_t.self, capacity: 1)
+      mutex.initialize(to: pthread_mutex_t())
+      initializeMutex(mutex)
     }
     return mutexes
   }()
@@ -373,6 +377,7 @@ enum NodeLocks {
   static func mutex(for node: AnyNode) -> UnsafeMutablePointer<pthread_mutex_t> {
     // Objects are 16-byte aligned: the bits above those pick the lock.
     let address = UInt(bitPattern: ObjectIdentifier(node).hashValue)
-    return mutexes + Int((address >> 4) % UInt(count))
+    let index = Int((address >> 4) % UInt(count))
+    return (mutexes + index * stride).assumingMemoryBound(to: pthread_mutex_t.self)
   }
 }

@@ -65,7 +65,9 @@ struct TransientStats {
 final class Recorder: Sendable {
   let recording: Recording
   let clock: any LaunchClock
-  private let builds = Locked(ChunkedLog<RawBuild>())
+  /// Builds, in logs picked by the build context: threads building at once append to
+  /// different logs, and do not contend for one lock.
+  private let builds = (0..<8).map { _ in Locked(ChunkedLog<RawBuild>()) }
   private let waits = Locked<[RawWait]>([])
   private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
 
@@ -75,6 +77,11 @@ final class Recorder: Sendable {
   }
 
   var isEnabled: Bool { recording != .off }
+
+  @inline(__always)
+  private func log(for context: BuildContext) -> Locked<ChunkedLog<RawBuild>> {
+    builds[(ObjectIdentifier(context).hashValue >> 4) & (builds.count - 1)]
+  }
 
   /// Marks the start of a build on `context`.
   @inline(__always)
@@ -124,7 +131,7 @@ final class Recorder: Sendable {
       qos: isScheduledRoot ? context.qos : nil,
       queued: isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil,
       start: span.start, end: end, nested: nested, cpu: cpu, outcome: outcome, attempt: attempt)
-    builds.withLock { $0.append(record) }
+    log(for: context).withLock { $0.append(record) }
   }
 
   /// Records a build that never started (cancelled by a shutdown).
@@ -135,7 +142,7 @@ final class Recorder: Sendable {
       node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
       thread: ThreadInfo(isMain: false, name: "none"), qos: priority.qos, queued: nil,
       start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
-    builds.withLock { $0.append(record) }
+    builds[0].withLock { $0.append(record) }
   }
 
   /// Records that `context` waited from `start` until now for a build of `node`.
@@ -148,7 +155,10 @@ final class Recorder: Sendable {
   }
 
   var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
-    (builds.withLock { $0.all }, waits.withLock { $0 }, transients.withLock { Array($0.values) })
+    (
+      builds.flatMap { $0.withLock { $0.all } }, waits.withLock { $0 },
+      transients.withLock { Array($0.values) }
+    )
   }
 }
 

@@ -9,7 +9,8 @@ import Deferred
 enum ProfileChild {
   /// The operations that can be profiled, by scenario name.
   static let workloads = [
-    "resolveCached", "resolveTransient", "launch10000", "register1000", "registerChain",
+    "resolveCached", "resolveTransient", "launch10000", "resolveEach10000", "register1000",
+    "registerChain",
     "coldFirstResolve",
   ]
 
@@ -24,6 +25,13 @@ enum ProfileChild {
       must { for _ in 0..<count { blackHole(try container.resolve(Clock.self)) } }
     case "launch10000":
       for _ in 0..<count { LaunchGraph.launchUntilFullyReady(LaunchGraph.make(count: 10_000)) }
+    case "resolveEach10000":
+      // What `launch10000` builds, one by one: subtract it from that profile.
+      let keys = (0..<10_000).map(LaunchGraph.key)
+      for _ in 0..<count {
+        let graph = LaunchGraph.make(count: 10_000)
+        must { for key in keys { blackHole(try graph.resolve(key)) } }
+      }
     case "register1000":
       for _ in 0..<count { blackHole(LaunchGraph.make(count: 1_000)) }
     case "registerChain":
