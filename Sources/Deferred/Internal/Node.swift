@@ -376,7 +376,7 @@ enum NodeLocks {
   @inline(__always)
   static func mutex(for node: AnyNode) -> UnsafeMutablePointer<pthread_mutex_t> {
     // Objects are 16-byte aligned: the bits above those pick the lock.
-    let address = UInt(bitPattern: ObjectIdentifier(node).hashValue)
+    let address = UInt(bitPattern: ObjectIdentifier(node))
     let index = Int((address >> 4) % UInt(count))
     return (mutexes + index * stride).assumingMemoryBound(to: pthread_mutex_t.self)
   }

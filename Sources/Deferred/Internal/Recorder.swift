@@ -80,7 +80,7 @@ final class Recorder: Sendable {
 
   @inline(__always)
   private func log(for context: BuildContext) -> Locked<ChunkedLog<RawBuild>> {
-    builds[(ObjectIdentifier(context).hashValue >> 4) & (builds.count - 1)]
+    builds[Int((UInt(bitPattern: ObjectIdentifier(context)) >> 4) & UInt(builds.count - 1))]
   }
 
   /// Marks the start of a build on `context`.
@@ -125,13 +125,16 @@ final class Recorder: Sendable {
     // The chain ends with this service; the one before it is what needed it.
     let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
     let isScheduledRoot = context.scheduled === node
-    let record = RawBuild(
-      node: node, priority: node.priority.resolved(in: context.flags), trigger: context.trigger,
-      requestedBy: requestedBy, thread: context.thread,
-      qos: isScheduledRoot ? context.qos : nil,
-      queued: isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil,
-      start: span.start, end: end, nested: nested, cpu: cpu, outcome: outcome, attempt: attempt)
-    log(for: context).withLock { $0.append(record) }
+    // Moved into the log, not copied: a copy would retain and release each of its references.
+    var record = Optional(
+      RawBuild(
+        node: node, priority: node.priority.resolved(in: context.flags),
+        trigger: context.trigger, requestedBy: requestedBy, thread: context.thread,
+        qos: isScheduledRoot ? context.qos : nil,
+        queued: isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil,
+        start: span.start, end: end, nested: nested, cpu: cpu, outcome: outcome,
+        attempt: attempt))
+    log(for: context).withLock { $0.append(record.take()!) }
   }
 
   /// Records a build that never started (cancelled by a shutdown).
@@ -168,7 +171,7 @@ struct ChunkedLog<Element> {
   private static var chunkSize: Int { 256 }
   private var chunks: [[Element]] = []
 
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: consuming Element) {
     if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
       chunks.append([])
       chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)

@@ -10,12 +10,13 @@ enum ProfileChild {
   /// The operations that can be profiled, by scenario name.
   static let workloads = [
     "resolveCached", "resolveTransient", "launch10000", "resolveEach10000", "register1000",
-    "registerChain",
+    "registerChain", "coldFirstResolveUnrecorded",
     "coldFirstResolve",
   ]
 
   static func run(_ workload: String, count: Int) -> Int32 {
-    let container = Deferred.Container()
+    let container = Deferred.Container(
+      recording: workload == "coldFirstResolveUnrecorded" ? .off : .timings)
     must { try container.register(Storage.self) { Storage() } }
     must { try container.register(Clock.self, scope: .transient, Clock.init) }
     switch workload {
@@ -37,7 +38,7 @@ enum ProfileChild {
     case "registerChain":
       // What `coldFirstResolve` does before it resolves: subtract it from that profile.
       must { try Chain.registerDeferred(length: 200 * count, into: container) }
-    case "coldFirstResolve":
+    case "coldFirstResolve", "coldFirstResolveUnrecorded":
       must { try Chain.registerDeferred(length: 200 * count, into: container) }
       blackHole(
         must { try Chain.resolveLastDeferred(length: 200 * count, from: container) })
