@@ -110,6 +110,17 @@ class AnyNode: @unchecked Sendable {
 
   var isReady: Bool { storage.load(ordering: .acquiring) != nil }
 
+  /// Whether this node is synchronous and declares its dependencies, and every one of them is
+  /// a built singleton.
+  var dependenciesAreBuilt: Bool {
+    guard !isAsync, let dependencies else { return false }
+    for dependency in dependencies {
+      guard let node = owner.node(for: dependency), node.scope == .singleton, node.isReady
+      else { return false }
+    }
+    return true
+  }
+
   /// The context building this node, if a build is under way.
   func currentBuilder() -> BuildContext? {
     withState {
@@ -304,29 +315,24 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
 
   /// Resolves this node when it is not built yet, or is transient.
   func resolveSlow(_ context: BuildContext) throws(DeferredError) -> Value {
-    try ensureReady(context)
     switch scope {
     case .singleton:
+      try ensureReady(context)
       guard let value = readyValue else {
         preconditionFailure("\(key) is ready but holds no value")
       }
       return value
     case .transient:
+      // A transient whose declared dependencies are all built needs no walk of the graph.
+      if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
       context.chain.append(key)
-      defer { context.chain.removeLast() }
       let span = owner.recorder.begin(context, transient: true)
-      let result = Result { () throws(DeferredError) in try make(context) }
-      return try recordTransient(span, context, result)
+      defer {
+        owner.recorder.endTransient(span, self, context)
+        context.chain.removeLast()
+      }
+      return try make(context)
     }
-  }
-
-  /// Records one build of a transient service (with its service's totals) and hands on its
-  /// result.
-  private func recordTransient(
-    _ span: Span?, _ context: BuildContext, _ result: Result<Value, DeferredError>
-  ) throws(DeferredError) -> Value {
-    owner.recorder.endTransient(span, self, context)
-    return try result.get()
   }
 
   /// Resolves this node from async code when it is not built yet, or is transient.
@@ -340,15 +346,12 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
       return value
     case .transient:
       context.chain.append(key)
-      defer { context.chain.removeLast() }
       let span = owner.recorder.begin(context, transient: true)
-      let result: Result<Value, DeferredError>
-      do throws(DeferredError) {
-        result = .success(try await makeAsync(context))
-      } catch {
-        result = .failure(error)
+      defer {
+        owner.recorder.endTransient(span, self, context)
+        context.chain.removeLast()
       }
-      return try recordTransient(span, context, result)
+      return try await makeAsync(context)
     }
   }
 }

@@ -57,6 +57,13 @@ struct TransientStats {
   var total: UInt64 = 0
   var max: UInt64 = 0
   var samples: [UInt64] = []
+
+  mutating func add(_ duration: UInt64) {
+    count += 1
+    total &+= duration
+    max = Swift.max(max, duration)
+    if samples.count < Self.sampleLimit { samples.append(duration) }
+  }
 }
 
 /// Captures every build and wait of a container, at the cost of two clock readings and one
@@ -101,13 +108,9 @@ final class Recorder: Sendable {
     let duration = clock.now() &- span.start
     _ = context.nested.popLast()
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
-    transients.withLock { all in
-      var stats = all[ObjectIdentifier(node)] ?? TransientStats(node: node)
-      stats.count += 1
-      stats.total &+= duration
-      stats.max = Swift.max(stats.max, duration)
-      if stats.samples.count < TransientStats.sampleLimit { stats.samples.append(duration) }
-      all[ObjectIdentifier(node)] = stats
+    // Updated in place: a copy taken out of the dictionary would copy its samples on append.
+    transients.withLock {
+      $0[ObjectIdentifier(node), default: TransientStats(node: node)].add(duration)
     }
   }
 
