@@ -2,6 +2,12 @@ import Dispatch
 import Synchronization
 import Testing
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import Deferred
 
 final class Fonts: Sendable {}
@@ -226,6 +232,20 @@ final class Formatter: Sendable {}
 enum Thread {
   static func detach(_ body: @escaping @Sendable () -> Void) {
     Dispatch.DispatchQueue.global().async(execute: body)
+  }
+}
+
+@Suite struct ThreadInfoTests {
+  /// A worker thread is named by its own name and its kernel thread id, never as `main`.
+  @Test func workerThreadsAreNamedWithTheirThreadID() async throws {
+    let info = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: ThreadInfo.current()) }
+    }
+    #expect(!info.isMain)
+    let id = try #require(info.name.split(separator: "(").last?.dropLast())
+    let tid = try #require(Int64(id))
+    #expect(tid > 0 && tid != Int64(getpid()))
+    #expect(info.name.hasSuffix("(\(tid))"))
   }
 }
 
