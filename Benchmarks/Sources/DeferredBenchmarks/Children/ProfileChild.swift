@@ -37,7 +37,13 @@ enum ProfileChild {
       for _ in 0..<count { blackHole(LaunchGraph.make(count: 1_000)) }
     case "registerChain":
       // What `coldFirstResolve` does before it resolves: subtract it from that profile.
-      must { try Chain.registerDeferred(length: 200 * count, into: container) }
+      // Every further count registers the same services into one more container: subtract
+      // two counts to see a registration with every type already known to the runtime.
+      for index in 0..<count {
+        let target = index == 0 ? container : Deferred.Container()
+        must { try Chain.registerDeferred(length: 200, into: target) }
+        blackHole(target)
+      }
     case "coldFirstResolve", "coldFirstResolveUnrecorded":
       must { try Chain.registerDeferred(length: 200 * count, into: container) }
       blackHole(
