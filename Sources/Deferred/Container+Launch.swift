@@ -234,7 +234,7 @@ extension Container {
     guard let found = lookup(ObjectIdentifier(Value.self), name) else {
       throw missing(key.erased, chain: [])
     }
-    unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self).whenReady(on: queue, work)
+    found.takeUnretainedValue().whenReady(on: queue, work)
   }
 
   // MARK: - Scheduling

@@ -34,7 +34,10 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
-      factory: .sync { resolver in try factory(repeat resolver.resolve((each Dependency).self)) })
+      factory: .sync { resolver, value in
+        value.initializeMemory(
+          as: Value.self, to: try factory(repeat resolver.resolve((each Dependency).self)))
+      })
   }
 
   /// Registers a service under `key` whose factory's parameters are the services of the
@@ -65,7 +68,9 @@ extension Container {
     return try add(
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
-      factory: .sync { resolver in try factory(repeat resolver.resolve(each keys)) })
+      factory: .sync { resolver, value in
+        value.initializeMemory(as: Value.self, to: try factory(repeat resolver.resolve(each keys)))
+      })
   }
 
   /// Registers a service whose factory resolves what it needs itself, for dependencies that
@@ -119,7 +124,7 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       key, scope: scope, priority: priority, replacing: replacing, dependencies: nil,
-      factory: .sync(factory))
+      factory: .producing(factory))
   }
 
   /// Registers a service built by an `async` factory whose parameters are its dependencies: a
@@ -155,8 +160,10 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
-      factory: .async { resolver in
-        try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>()))
+      factory: .async { resolver, value in
+        value.initializeMemory(
+          as: Value.self,
+          to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
       })
   }
 
@@ -182,7 +189,10 @@ extension Container {
     return try add(
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
-      factory: .async { resolver in try await factory(repeat await resolver.resolve(each keys)) })
+      factory: .async { resolver, value in
+        value.initializeMemory(
+          as: Value.self, to: try await factory(repeat await resolver.resolve(each keys)))
+      })
   }
 
   /// The erased keys of a pack of dependency types, each unnamed, in order.
@@ -205,10 +215,10 @@ extension Container {
 
   private func add<Value: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: [AnyServiceKey]?, factory: Factory<Value>
+    dependencies: [AnyServiceKey]?, factory: Factory
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      Node(
+      AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
         owner: self, factory: factory),
       replacing: replacing)

@@ -127,9 +127,9 @@ extension Container {
     guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
-    let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    let node = found.takeUnretainedValue()
     node.wasResolved.store(true, ordering: .relaxed)
-    return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task))
+    return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
   func resolve<Value: Sendable>(
@@ -142,8 +142,8 @@ extension Container {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }
-    let node = unsafeDowncast(found.takeUnretainedValue(), to: Node<Value>.self)
+    let node = found.takeUnretainedValue()
     node.wasResolved.store(true, ordering: .relaxed)
-    return try node.resolveSlow(context ?? .current)
+    return try node.resolveSlow(context ?? .current, as: Value.self)
   }
 }

@@ -48,11 +48,17 @@ enum Claim {
   case ownedBySelf
 }
 
-/// A registration in a container, with its state: the type-erased part.
+/// A registration in a container, with its state.
 ///
 /// The resolve hot path reads only ``storage``: a built singleton's value, published once with
 /// release ordering and read with acquire ordering, so resolving a built service takes no lock.
-class AnyNode: @unchecked Sendable {
+///
+/// One class for every service, not a generic class per service type: the Swift runtime makes
+/// the metadata of a generic class for each type it is used with (thousands of instructions
+/// the first time, in a process that has just started) and looks it up in a hash table each
+/// time unspecialised code needs it. A node knows its value's type only as `key.type`; the
+/// factory writes the value to memory the node gives it, and generic callers read it back.
+final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
   let scope: Scope
   let priority: Priority
@@ -65,6 +71,7 @@ class AnyNode: @unchecked Sendable {
   unowned(unsafe) let owner: Container
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
+  let factory: Factory
 
   let storage = Atomic<UnsafeMutableRawPointer?>(nil)
   /// Set the first time the built value is handed out: a service built in the background and
@@ -87,14 +94,19 @@ class AnyNode: @unchecked Sendable {
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
-    owner: Container, isAsync: Bool
+    owner: Container, factory: Factory
   ) {
-    self.isAsync = isAsync
+    self.factory = factory
+    if case .async = factory { isAsync = true } else { isAsync = false }
     self.key = key
     self.scope = scope
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
+  }
+
+  deinit {
+    destroyValue()
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -168,67 +180,64 @@ class AnyNode: @unchecked Sendable {
     group?.leave()
   }
 
-  /// Runs the factory and publishes the value; on failure, fails the build and throws.
-  func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
-    fatalError("abstract")
-  }
-
-  /// Runs the factory (async or not) and publishes the value; on failure, fails the build.
-  func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
-    fatalError("abstract")
-  }
-
-  /// A fresh node for the same registration, owned by `container` (a child that must build it
-  /// anew because it depends on something the child overrides).
-  func copy(owner container: Container) -> AnyNode {
-    fatalError("abstract")
-  }
 }
 
-/// How a registration makes its value.
-enum Factory<Value: Sendable>: Sendable {
-  case sync(@Sendable (borrowing Resolver) throws -> Value)
-  case async(@Sendable (AsyncResolver) async throws -> Value)
-}
+/// How a registration makes its value: it writes the value, of the registered type, to the
+/// memory it is given.
+enum Factory: Sendable {
+  case sync(@Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void)
+  case async(@Sendable (AsyncResolver, UnsafeMutableRawPointer) async throws -> Void)
 
-/// A registration of a service of type `Value`.
-final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
-  let factory: Factory<Value>
-
-  init(
-    key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
-    owner: Container, factory: Factory<Value>
-  ) {
-    self.factory = factory
-    var isAsync = false
-    if case .async = factory { isAsync = true }
-    super.init(
-      key: key, scope: scope, priority: priority, dependencies: dependencies, owner: owner,
-      isAsync: isAsync)
-  }
-
-  deinit {
-    if let raw = storage.load(ordering: .acquiring) {
-      raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-      raw.deallocate()
+  /// A factory of `Value`s from a closure that resolves what it needs itself. (The forms whose
+  /// parameters are the dependencies write the value themselves: one closure, not two.)
+  static func producing<Value: Sendable>(
+    _ make: @escaping @Sendable (borrowing Resolver) throws -> Value
+  ) -> Factory {
+    .sync { resolver, destination in
+      destination.initializeMemory(as: Value.self, to: try make(resolver))
     }
   }
+}
 
-  /// The value, once built.
+extension AnyNode {
+  /// Memory for one value of the registered type.
+  private func allocateValue() -> UnsafeMutableRawPointer {
+    func allocate<Value>(_: Value.Type) -> UnsafeMutableRawPointer {
+      UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+    }
+    return allocate(key.type)
+  }
+
+  /// Destroys the built value, if there is one, and frees its memory.
+  func destroyValue() {
+    guard let raw = storage.load(ordering: .acquiring) else { return }
+    func destroy<Value>(_: Value.Type) {
+      raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+    destroy(key.type)
+    raw.deallocate()
+  }
+
+  /// The built value, read as `Value` (the registered type).
   @inline(__always)
-  var readyValue: Value? {
-    guard let raw = storage.load(ordering: .acquiring) else { return nil }
+  func readyValue<Value>(as _: Value.Type) -> Value {
+    guard let raw = storage.load(ordering: .acquiring) else {
+      preconditionFailure("\(key) is ready but holds no value")
+    }
     return raw.assumingMemoryBound(to: Value.self).pointee
   }
 
-  /// Runs a synchronous factory on `context`, whose chain ends with this service.
-  func make(_ context: BuildContext) throws(DeferredError) -> Value {
+  /// Runs a synchronous factory on `context`, whose chain ends with this service, writing the
+  /// value to `destination`.
+  func make(_ context: BuildContext, into destination: UnsafeMutableRawPointer)
+    throws(DeferredError)
+  {
     guard case .sync(let factory) = factory else {
       throw DeferredError(.asyncService, key: key, chain: context.chain)
     }
     let resolver = Resolver(container: owner, context: context, dependent: self)
     do {
-      return try factory(resolver)
+      try factory(resolver, destination)
     } catch let error as DeferredError {
       throw error
     } catch {
@@ -236,11 +245,16 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     }
   }
 
-  /// Runs the factory, sync or async, on `context`, whose chain ends with this service.
-  func makeAsync(_ context: BuildContext) async throws(DeferredError) -> Value {
-    guard case .async(let factory) = factory else { return try make(context) }
+  /// Runs the factory, sync or async, on `context`, whose chain ends with this service,
+  /// writing the value to `destination`.
+  func makeAsync(_ context: BuildContext, into destination: UnsafeMutableRawPointer)
+    async throws(DeferredError)
+  {
+    guard case .async(let factory) = factory else {
+      return try make(context, into: destination)
+    }
     do {
-      return try await factory(AsyncResolver(container: owner, context: context))
+      try await factory(AsyncResolver(container: owner, context: context), destination)
     } catch let error as DeferredError {
       throw error
     } catch {
@@ -248,12 +262,14 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     }
   }
 
-  override func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
+  /// Runs the factory and publishes the value; on failure, fails the build and throws.
+  func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
     let span = owner.recorder.begin(context)
-    let value: Value
+    let value = allocateValue()
     do {
-      value = try make(context)
+      try make(context, into: value)
     } catch {
+      value.deallocate()
       owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
       fail(attempt: attempt, error)
       throw error
@@ -262,12 +278,14 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     publish(value, attempt: attempt)
   }
 
-  override func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
+  /// Runs the factory (async or not) and publishes the value; on failure, fails the build.
+  func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
     let span = owner.recorder.begin(context)
-    let value: Value
+    let value = allocateValue()
     do {
-      value = try await makeAsync(context)
+      try await makeAsync(context, into: value)
     } catch {
+      value.deallocate()
       owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
       fail(attempt: attempt, error)
       throw error
@@ -276,10 +294,8 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     publish(value, attempt: attempt)
   }
 
-  private func publish(_ value: Value, attempt: Int) {
-    let raw = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    raw.initialize(to: value)
-    storage.store(UnsafeMutableRawPointer(raw), ordering: .releasing)
+  private func publish(_ value: UnsafeMutableRawPointer, attempt: Int) {
+    storage.store(value, ordering: .releasing)
     let group = withState { state in
       // Handed to their queues under the lock (no user code runs here), so that work handed
       // over later, which sees `ready` and goes straight to its queue, stays behind them.
@@ -293,11 +309,10 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
   }
 
   /// Hands `work` the value on `queue` once it is built; at once if it is.
-  func whenReady(on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void) {
-    let deliver: @Sendable () -> Void = { [self] in
-      guard let value = readyValue else { preconditionFailure("\(key) delivered before built") }
-      work(value)
-    }
+  func whenReady<Value: Sendable>(
+    on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void
+  ) {
+    let deliver: @Sendable () -> Void = { [self] in work(readyValue(as: Value.self)) }
     withState { state in
       guard case .ready = state.phase, state.pending.isEmpty else {
         state.pending.append((queue, deliver))
@@ -307,21 +322,22 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
     }
   }
 
-  override func copy(owner container: Container) -> AnyNode {
-    Node(
+  /// A fresh node for the same registration, owned by `container` (a child that must build it
+  /// anew because it depends on something the child overrides).
+  func copy(owner container: Container) -> AnyNode {
+    AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
       factory: factory)
   }
 
-  /// Resolves this node when it is not built yet, or is transient.
-  func resolveSlow(_ context: BuildContext) throws(DeferredError) -> Value {
+  /// Resolves this node, of type `Value`, when it is not built yet, or is transient.
+  func resolveSlow<Value>(_ context: BuildContext, as _: Value.Type) throws(DeferredError)
+    -> Value
+  {
     switch scope {
     case .singleton:
       try ensureReady(context)
-      guard let value = readyValue else {
-        preconditionFailure("\(key) is ready but holds no value")
-      }
-      return value
+      return readyValue(as: Value.self)
     case .transient:
       // A transient whose declared dependencies are all built needs no walk of the graph.
       if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
@@ -331,19 +347,22 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
         owner.recorder.endTransient(span, self, context)
         context.chain.removeLast()
       }
-      return try make(context)
+      let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      defer { value.deallocate() }
+      try make(context, into: value)
+      return value.move()
     }
   }
 
-  /// Resolves this node from async code when it is not built yet, or is transient.
-  func resolveSlowAsync(_ context: BuildContext) async throws(DeferredError) -> Value {
+  /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
+  /// transient.
+  func resolveSlowAsync<Value>(_ context: BuildContext, as _: Value.Type)
+    async throws(DeferredError) -> Value
+  {
     try await ensureReadyAsync(context)
     switch scope {
     case .singleton:
-      guard let value = readyValue else {
-        preconditionFailure("\(key) is ready but holds no value")
-      }
-      return value
+      return readyValue(as: Value.self)
     case .transient:
       context.chain.append(key)
       let span = owner.recorder.begin(context, transient: true)
@@ -351,7 +370,10 @@ final class Node<Value: Sendable>: AnyNode, @unchecked Sendable {
         owner.recorder.endTransient(span, self, context)
         context.chain.removeLast()
       }
-      return try await makeAsync(context)
+      let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      defer { value.deallocate() }
+      try await makeAsync(context, into: value)
+      return value.move()
     }
   }
 }
