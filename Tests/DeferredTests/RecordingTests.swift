@@ -2,13 +2,13 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import Deferred
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
   import Glibc
 #endif
-
-@testable import Deferred
 
 final class Fonts: Sendable {}
 final class Catalog: Sendable { init(_: Parser) {} }
