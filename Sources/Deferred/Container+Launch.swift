@@ -67,7 +67,7 @@ extension Container {
     let now = clock.now()
     let (submit, delays, readyNow) = try launchState.withLock {
       state throws(DeferredError) -> (
-        [(AnyNode, QualityOfService)], [Duration], [@Sendable () -> Void]
+        [LaunchState.Entry], [Duration], [@Sendable () -> Void]
       ) in
       switch state.phase {
       case .deferring:
@@ -85,14 +85,14 @@ extension Container {
       setPhase(.deferring, in: &state)
       state.milestones.firstFrame = now
       var delays: Set<Duration> = []
-      var added: [ObjectIdentifier] = []
+      var added: [LaunchState.Entry] = []
       for (order, node) in nodes.enumerated() {
-        guard let (id, delay) = addEntry(node, order: order, in: &state) else { continue }
-        added.append(id)
+        guard let (entry, delay) = addEntry(node, order: order, in: &state) else { continue }
+        added.append(entry)
         if let delay { delays.insert(delay) }
       }
-      for id in added { gate(id, in: &state) }
-      for id in added { state.makeReady(id, at: now) }
+      for entry in added { gate(entry, in: &state) }
+      for entry in added { state.makeReady(entry, at: now) }
       let readyNow = markFullyReadyIfDone(&state)
       return (state.takeSubmittable(width: maxConcurrentBuilds), delays.sorted(), readyNow)
     }
@@ -137,9 +137,9 @@ extension Container {
     let (waiters, wasDeferring) = launchState.withLock { state in
       let wasDeferring = state.phase == .deferring
       setPhase(.shutDown, in: &state)
-      for (id, entry) in state.entries
+      for entry in state.entries.values
       where [.blocked, .ready, .submitted].contains(entry.status) {
-        state.entries[id]?.status = .cancelled
+        entry.status = .cancelled
         recorder.cancelled(entry.node, priority: entry.priority)
       }
       state.readySync.removeAll()
@@ -249,7 +249,7 @@ extension Container {
   /// idle delay.
   private func addEntry(
     _ node: AnyNode, order: Int, in state: inout LaunchState
-  ) -> (ObjectIdentifier, Duration?)? {
+  ) -> (LaunchState.Entry, Duration?)? {
     guard node.scope == .singleton, !node.isReady else { return nil }
     let priority = node.priority.resolved(in: state.flags)
     var delay: Duration?
@@ -260,17 +260,17 @@ extension Container {
     }
     let id = ObjectIdentifier(node)
     guard state.entries[id] == nil else { return nil }
-    state.entries[id] = LaunchState.Entry(
+    let entry = LaunchState.Entry(
       node: node, priority: priority, order: order,
       released: delay == nil || state.idleRequested)
+    state.entries[id] = entry
     state.remaining += 1
-    return (id, delay)
+    return (entry, delay)
   }
 
   /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
   /// (iteratively), that run in the same phase or before it.
-  private func gate(_ id: ObjectIdentifier, in state: inout LaunchState) {
-    guard let entry = state.entries[id] else { return }
+  private func gate(_ entry: LaunchState.Entry, in state: inout LaunchState) {
     var gates = 0
     var seen: Set<ObjectIdentifier> = []
     var queue: [AnyNode] = []
@@ -279,9 +279,9 @@ extension Container {
       let dependencyID = ObjectIdentifier(dependency)
       if let scheduled = state.entries[dependencyID] {
         guard scheduled.priority.phase <= entry.priority.phase, !scheduled.isFinished,
-          !scheduled.dependents.contains(id)
+          !scheduled.dependents.contains(where: { $0 === entry })
         else { return }
-        scheduled.dependents.append(id)
+        scheduled.dependents.append(entry)
         gates += 1
       } else if seen.insert(dependencyID).inserted {
         queue.append(dependency)
@@ -302,15 +302,15 @@ extension Container {
   func adopt(_ node: AnyNode) {
     let now = clock.now()
     let (submit, delay) = launchState.withLock {
-      state -> ([(AnyNode, QualityOfService)], Duration?) in
+      state -> ([LaunchState.Entry], Duration?) in
       guard state.phase == .deferring else { return ([], nil) }
       let wasReady = state.isFullyReady
-      guard let (id, delay) = addEntry(node, order: state.entries.count, in: &state) else {
+      guard let (entry, delay) = addEntry(node, order: state.entries.count, in: &state) else {
         return ([], nil)
       }
       if wasReady { state.milestones.fullyReady = nil }
-      gate(id, in: &state)
-      state.makeReady(id, at: now)
+      gate(entry, in: &state)
+      state.makeReady(entry, at: now)
       return (state.takeSubmittable(width: maxConcurrentBuilds), delay)
     }
     if let delay {
@@ -324,11 +324,11 @@ extension Container {
   private func releaseIdle(upTo limit: Duration?) {
     let now = clock.now()
     let submit = launchState.withLock { state in
-      for (id, entry) in state.entries where !entry.released {
+      for entry in state.entries.values where !entry.released {
         guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
         else { continue }
-        state.entries[id]?.released = true
-        state.makeReady(id, at: now)
+        entry.released = true
+        state.makeReady(entry, at: now)
       }
       return state.takeSubmittable(width: maxConcurrentBuilds)
     }
@@ -337,10 +337,11 @@ extension Container {
 
   /// Hands builds to the scheduler (never under the launch lock: a scheduler may run a job
   /// on the spot).
-  private func hand(_ builds: [(AnyNode, QualityOfService)]) {
-    for (node, qos) in builds {
+  private func hand(_ builds: [LaunchState.Entry]) {
+    for entry in builds {
+      let (key, qos) = (entry.node.key, entry.priority.qos)
       scheduler.schedule(
-        LaunchJob(describing: "build \(node.key)", qos: qos) { self.runScheduled(node, qos: qos) })
+        LaunchJob(describing: "build \(key)", qos: qos) { self.runScheduled(entry, qos: qos) })
     }
   }
 
@@ -348,9 +349,8 @@ extension Container {
   /// the same quality of service, runs that one too on this thread instead of handing it to
   /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
   /// one build and starting the next take the launch lock once.
-  private func runScheduled(_ first: AnyNode, qos: QualityOfService) {
-    let id = ObjectIdentifier(first)
-    var next = launchState.withLock { startScheduled(id, in: &$0) }
+  private func runScheduled(_ first: LaunchState.Entry, qos: QualityOfService) {
+    var next = launchState.withLock { startScheduled(first, in: &$0) }
     while let run = next {
       let node = run.node
       guard !node.isAsync else {
@@ -360,14 +360,15 @@ extension Container {
       let status = buildScheduled(run)
       let now = clock.now()
       let (submit, readyNow) = launchState.withLock { state in
-        let (submit, readyNow) = finishScheduled(node, as: status, at: now, in: &state)
-        guard let index = submit.firstIndex(where: { !$0.0.isAsync && $0.1 == qos }) else {
+        let (submit, readyNow) = finishScheduled(run.entry, as: status, at: now, in: &state)
+        guard
+          let index = submit.firstIndex(where: { !$0.node.isAsync && $0.priority.qos == qos })
+        else {
           next = nil
           return (submit, readyNow)
         }
         var rest = submit
-        let (carried, _) = rest.remove(at: index)
-        next = startScheduled(ObjectIdentifier(carried), in: &state)
+        next = startScheduled(rest.remove(at: index), in: &state)
         return (rest, readyNow)
       }
       runningBuilds.leave()
@@ -379,10 +380,10 @@ extension Container {
   /// Marks a submitted entry running, under the launch lock, and returns it with the launch
   /// flags; or returns `nil` if it is not to run now (cancelled by a shutdown, or held back by
   /// a pause).
-  private func startScheduled(_ id: ObjectIdentifier, in state: inout LaunchState)
+  private func startScheduled(_ entry: LaunchState.Entry, in state: inout LaunchState)
     -> ScheduledRun?
   {
-    guard let entry = state.entries[id], entry.status == .submitted else { return nil }
+    guard entry.status == .submitted else { return nil }
     if state.phase == .shutDown {
       entry.status = .cancelled
       if !entry.node.isAsync { state.inFlight -= 1 }
@@ -391,13 +392,13 @@ extension Container {
     if state.paused {
       entry.status = .blocked
       if !entry.node.isAsync { state.inFlight -= 1 }
-      state.makeReady(id, at: clock.now())
+      state.makeReady(entry, at: clock.now())
       return nil
     }
     entry.status = .running
     runningBuilds.enter()
     return ScheduledRun(
-      node: entry.node, qos: entry.priority.qos, readyAt: entry.readyAt, flags: state.flags)
+      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt, flags: state.flags)
   }
 
   /// Builds a synchronous scheduled service on this thread.
@@ -433,7 +434,7 @@ extension Container {
       }
       let now = self.clock.now()
       let (submit, readyNow) = self.launchState.withLock {
-        self.finishScheduled(node, as: status, at: now, in: &$0)
+        self.finishScheduled(run.entry, as: status, at: now, in: &$0)
       }
       self.runningBuilds.leave()
       for callback in readyNow { callback() }
@@ -444,10 +445,11 @@ extension Container {
   /// Ends a scheduled build, under the launch lock; returns the builds to hand over after it,
   /// and what to call if the app is now fully ready.
   private func finishScheduled(
-    _ node: AnyNode, as status: LaunchState.Status, at now: UInt64, in state: inout LaunchState
-  ) -> ([(AnyNode, QualityOfService)], [@Sendable () -> Void]) {
-    if !node.isAsync { state.inFlight -= 1 }
-    state.finish(ObjectIdentifier(node), as: status, at: now)
+    _ entry: LaunchState.Entry, as status: LaunchState.Status, at now: UInt64,
+    in state: inout LaunchState
+  ) -> ([LaunchState.Entry], [@Sendable () -> Void]) {
+    if !entry.node.isAsync { state.inFlight -= 1 }
+    state.finish(entry, as: status, at: now)
     let readyNow = markFullyReadyIfDone(&state)
     return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
   }
@@ -466,7 +468,8 @@ extension Container {
 
 /// A scheduled build about to run: its service, and what its build context records.
 private struct ScheduledRun: Sendable {
-  let node: AnyNode
+  let entry: LaunchState.Entry
+  var node: AnyNode { entry.node }
   let qos: QualityOfService
   let readyAt: UInt64?
   let flags: Set<LaunchFlag>

@@ -27,15 +27,16 @@ struct LaunchState {
   }
 
   /// One deferred build: a reference, so that updating one never copies another's list of
-  /// dependents.
-  final class Entry {
+  /// dependents, and so that the schedule links entries to each other, not to dictionary keys.
+  /// Read and written only under the launch lock; a job holds one to name its build.
+  final class Entry: @unchecked Sendable {
     let node: AnyNode
     let priority: Priority
     /// Registration order, to keep builds of equal rank in the order the app registered them.
     let order: Int
     /// Scheduled dependencies not built yet.
     var gates = 0
-    var dependents: [ObjectIdentifier] = []
+    var dependents: [Entry] = []
     /// For idle services: released by their delay or by the app saying it is idle.
     var released: Bool
     var status = Status.blocked
@@ -67,7 +68,7 @@ struct LaunchState {
   /// Synchronous entries that may run now, best first; async ones, in the order they became
   /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
   var readySync = RankedQueue()
-  var readyAsync: [ObjectIdentifier] = []
+  var readyAsync: [Entry] = []
   /// Synchronous builds handed to the scheduler or running: bounded by the container's width.
   var inFlight = 0
   /// Deferred builds not finished yet.
@@ -77,16 +78,15 @@ struct LaunchState {
   var fullyReadyCallbacks: [@Sendable () -> Void] = []
   var fullyReadyWaiters: [CheckedContinuation<Void, any Error>] = []
 
-  /// Marks `id` ready to run, if nothing holds it back any more.
-  mutating func makeReady(_ id: ObjectIdentifier, at now: UInt64) {
-    guard let entry = entries[id], entry.status == .blocked, entry.gates == 0, entry.released
-    else { return }
+  /// Marks `entry` ready to run, if nothing holds it back any more.
+  mutating func makeReady(_ entry: Entry, at now: UInt64) {
+    guard entry.status == .blocked, entry.gates == 0, entry.released else { return }
     entry.status = .ready
     entry.readyAt = entry.readyAt ?? now
     if entry.node.isAsync {
-      readyAsync.append(id)
+      readyAsync.append(entry)
     } else {
-      readySync.push(id, rank: Self.rank(entry))
+      readySync.push(entry, rank: Self.rank(entry))
     }
   }
 
@@ -96,41 +96,40 @@ struct LaunchState {
     return UInt64(entry.priority.phase) << 56 | qos << 48 | UInt64(entry.order)
   }
 
-  /// Takes the entries to hand to the scheduler now, with their quality of service: every
-  /// ready async build, and synchronous ones up to `width` in flight.
-  mutating func takeSubmittable(width: Int) -> [(AnyNode, QualityOfService)] {
+  /// Takes the entries to hand to the scheduler now: every ready async build, and synchronous
+  /// ones up to `width` in flight.
+  mutating func takeSubmittable(width: Int) -> [Entry] {
     guard !paused, phase == .deferring else { return [] }
-    var taken: [(AnyNode, QualityOfService)] = []
-    func submit(_ id: ObjectIdentifier) -> Bool {
-      guard let entry = entries[id], entry.status == .ready else { return false }
+    var taken: [Entry] = []
+    func submit(_ entry: Entry) -> Bool {
+      guard entry.status == .ready else { return false }
       entry.status = .submitted
-      taken.append((entry.node, entry.priority.qos))
+      taken.append(entry)
       return true
     }
-    for id in readyAsync { _ = submit(id) }
+    for entry in readyAsync { _ = submit(entry) }
     readyAsync = []
-    while inFlight < width, let id = readySync.pop() {
-      if submit(id) { inFlight += 1 }
+    while inFlight < width, let entry = readySync.pop() {
+      if submit(entry) { inFlight += 1 }
     }
     return taken
   }
 
   /// Ends an entry; on failure, the scheduled services that need it are skipped (left to be
   /// built on demand, where the error is reported to whoever asks).
-  mutating func finish(_ id: ObjectIdentifier, as status: Status, at now: UInt64) {
-    guard let entry = entries[id], !entry.isFinished else { return }
+  mutating func finish(_ entry: Entry, as status: Status, at now: UInt64) {
+    guard !entry.isFinished else { return }
     entry.status = status
     remaining -= 1
     if status == .built {
       for dependent in entry.dependents {
-        entries[dependent]?.gates -= 1
+        dependent.gates -= 1
         makeReady(dependent, at: now)
       }
     } else {
       var queue = entry.dependents
-      while let next = queue.popLast() {
-        guard let dependent = entries[next], !dependent.isFinished, dependent.status != .running
-        else { continue }
+      while let dependent = queue.popLast() {
+        guard !dependent.isFinished, dependent.status != .running else { continue }
         dependent.status = .skipped
         remaining -= 1
         queue += dependent.dependents
@@ -152,12 +151,12 @@ struct Milestones {
 
 /// A binary min-heap of entries by rank: ready builds, best first, in O(log n).
 struct RankedQueue {
-  private var items: [(rank: UInt64, id: ObjectIdentifier)] = []
+  private var items: [(rank: UInt64, entry: LaunchState.Entry)] = []
 
   var isEmpty: Bool { items.isEmpty }
 
-  mutating func push(_ id: ObjectIdentifier, rank: UInt64) {
-    items.append((rank, id))
+  mutating func push(_ entry: LaunchState.Entry, rank: UInt64) {
+    items.append((rank, entry))
     var child = items.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -167,10 +166,10 @@ struct RankedQueue {
     }
   }
 
-  mutating func pop() -> ObjectIdentifier? {
+  mutating func pop() -> LaunchState.Entry? {
     guard !items.isEmpty else { return nil }
     items.swapAt(0, items.count - 1)
-    let best = items.removeLast().id
+    let best = items.removeLast().entry
     var parent = 0
     while true {
       let left = parent * 2 + 1
