@@ -86,6 +86,8 @@ extension Container {
       state.milestones.firstFrame = now
       var delays: Set<Duration> = []
       var added: [LaunchState.Entry] = []
+      added.reserveCapacity(nodes.count)
+      state.entries.reserveCapacity(state.entries.count + nodes.count)
       for (order, node) in nodes.enumerated() {
         guard let (entry, delay) = addEntry(node, order: order, in: &state) else { continue }
         added.append(entry)
@@ -258,12 +260,11 @@ extension Container {
     case .idle(let idle): delay = idle
     default: return nil
     }
-    let id = ObjectIdentifier(node)
-    guard state.entries[id] == nil else { return nil }
+    guard state.entries[node] == nil else { return nil }
     let entry = LaunchState.Entry(
       node: node, priority: priority, order: order,
       released: delay == nil || state.idleRequested)
-    state.entries[id] = entry
+    state.entries.insert(entry)
     state.remaining += 1
     return (entry, delay)
   }
@@ -276,14 +277,13 @@ extension Container {
     var queue: [AnyNode] = []
     func visit(_ dependency: AnyNode) {
       guard !dependency.isReady else { return }
-      let dependencyID = ObjectIdentifier(dependency)
-      if let scheduled = state.entries[dependencyID] {
+      if let scheduled = state.entries[dependency] {
         guard scheduled.priority.phase <= entry.priority.phase, !scheduled.isFinished,
           !scheduled.dependents.contains(where: { $0 === entry })
         else { return }
         scheduled.dependents.append(entry)
         gates += 1
-      } else if seen.insert(dependencyID).inserted {
+      } else if seen.insert(ObjectIdentifier(dependency)).inserted {
         queue.append(dependency)
       }
     }

@@ -64,7 +64,7 @@ struct LaunchState {
   var flags: Set<LaunchFlag> = []
   var paused = false
   var idleRequested = false
-  var entries: [ObjectIdentifier: Entry] = [:]
+  var entries = EntryTable()
   /// Synchronous entries that may run now, best first; async ones, in the order they became
   /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
   var readySync = RankedQueue()
@@ -184,4 +184,55 @@ struct RankedQueue {
   }
 
   mutating func removeAll() { items = [] }
+}
+
+/// The launch's entries by node: an open-addressing table hashed by the node's address with a
+/// multiply-shift. Making the schedule looks an entry up for every edge of the graph, and a
+/// `Dictionary` would hash each address with SipHash.
+struct EntryTable {
+  private var slots: [LaunchState.Entry?] = Array(repeating: nil, count: 16)
+  private(set) var count = 0
+
+  /// Every entry, in no particular order.
+  var values: [LaunchState.Entry] { slots.compactMap { $0 } }
+
+  /// The entry of `node`, if it has one.
+  subscript(node: AnyNode) -> LaunchState.Entry? {
+    var index = Self.index(of: node, in: slots.count)
+    while let entry = slots[index] {
+      if entry.node === node { return entry }
+      index = (index + 1) & (slots.count - 1)
+    }
+    return nil
+  }
+
+  /// Adds an entry; its node must have none yet.
+  mutating func insert(_ entry: LaunchState.Entry) {
+    reserveCapacity(count + 1)
+    Self.place(entry, in: &slots)
+    count += 1
+  }
+
+  /// Makes room for `capacity` entries in all, at most half the slots full.
+  mutating func reserveCapacity(_ capacity: Int) {
+    guard capacity * 2 > slots.count else { return }
+    var size = slots.count
+    while capacity * 2 > size { size *= 2 }
+    var grown = [LaunchState.Entry?](repeating: nil, count: size)
+    for case let entry? in slots { Self.place(entry, in: &grown) }
+    slots = grown
+  }
+
+  private static func place(_ entry: LaunchState.Entry, in slots: inout [LaunchState.Entry?]) {
+    var index = index(of: entry.node, in: slots.count)
+    while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
+    slots[index] = entry
+  }
+
+  private static func index(of node: AnyNode, in size: Int) -> Int {
+    let address = UInt(bitPattern: ObjectIdentifier(node))
+    let bits = UInt(size.trailingZeroBitCount)
+    return Int(
+      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt(UInt.bitWidth) - bits))
+  }
 }
