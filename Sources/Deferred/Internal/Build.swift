@@ -52,11 +52,13 @@ extension AnyNode {
         }
         context.chain.append(node.key)
         for dependency in (node.dependencies ?? []).reversed() {
-          guard let next = node.owner.node(for: dependency) else {
+          guard let next = node.owner.lookup(dependency.typeID, dependency.name) else {
             throw node.owner.missing(dependency, chain: context.chain)
           }
-          if next.scope == .singleton && next.isReady { continue }
-          stack.append(Frame(node: next))
+          // Most dependencies are built already: checked without retaining the node, whose
+          // reference count threads building side by side would otherwise pass back and forth.
+          if next._withUnsafeGuaranteedRef({ $0.scope == .singleton && $0.isReady }) { continue }
+          stack.append(Frame(node: next.takeUnretainedValue()))
         }
       }
     } catch {

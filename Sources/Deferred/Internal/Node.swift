@@ -127,7 +127,8 @@ final class AnyNode: @unchecked Sendable {
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
     for dependency in dependencies {
-      guard let node = owner.node(for: dependency), node.scope == .singleton, node.isReady
+      guard let node = owner.lookup(dependency.typeID, dependency.name),
+        node._withUnsafeGuaranteedRef({ $0.scope == .singleton && $0.isReady })
       else { return false }
     }
     return true
