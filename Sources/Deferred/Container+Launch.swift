@@ -281,20 +281,24 @@ extension Container {
         guard scheduled.priority.phase <= entry.priority.phase, !scheduled.isFinished,
           !scheduled.dependents.contains(where: { $0 === entry })
         else { return }
+        // Room for a few at once: most entries have one to a handful of dependents.
+        if scheduled.dependents.isEmpty { scheduled.dependents.reserveCapacity(4) }
         scheduled.dependents.append(entry)
         gates += 1
       } else if seen.insert(ObjectIdentifier(dependency)).inserted {
         queue.append(dependency)
       }
     }
-    for key in entry.node.knownDependencies {
-      if let dependency = entry.node.owner.node(for: key) { visit(dependency) }
-    }
-    while let next = queue.popLast() {
-      for key in next.knownDependencies {
-        if let dependency = next.owner.node(for: key) { visit(dependency) }
+    func visitDependencies(of node: AnyNode) {
+      for key in node.knownDependencies {
+        guard let dependency = node.owner.lookup(key.typeID, key.name) else { continue }
+        // Built ones, the most, are passed over without retaining their node.
+        if dependency._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
+        visit(dependency.takeUnretainedValue())
       }
     }
+    visitDependencies(of: entry.node)
+    while let next = queue.popLast() { visitDependencies(of: next) }
     entry.gates += gates
   }
 
