@@ -1,3 +1,5 @@
+import Deferred
+
 /// A calculation the user finished with `=`: what sync sends to the remote.
 public struct Edit: Sendable, Hashable, CustomStringConvertible {
   /// The expression, such as `12 × 3 + 4`.
@@ -26,7 +28,7 @@ public final class Calculator: Sendable {
   /// How many of them did not come to the result the journal recorded.
   public let mismatches: Int
   private let config: CachedConfig
-  private let state: Guarded<State>
+  private let state: Locked<State>
 
   /// Replays the journal of past calculations.
   ///
@@ -58,7 +60,7 @@ public final class Calculator: Sendable {
     self.replayed = replayed
     self.mismatches = mismatches
     self.config = config
-    state = Guarded(State(tape: tape))
+    state = Locked(State(tape: tape))
   }
 
   /// What the display shows now.

@@ -72,7 +72,7 @@ public struct LaunchSession: Sendable {
 
     // The user types at once. Keys wait for the calculator, edits for sync: none is lost.
     let syncQueue = DispatchQueue(label: "sync")
-    let edits = Guarded<[(edit: Edit, time: UInt64)]>([])
+    let edits = Locked<[(edit: Edit, time: UInt64)]>([])
     for key in Self.typedKeys {
       try container.whenReady(Calculator.self, on: interfaceQueue) { calculator in
         guard let edit = calculator.press(key) else { return }

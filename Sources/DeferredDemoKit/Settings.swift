@@ -1,3 +1,5 @@
+import Deferred
+
 /// The app's configuration: what the display shows and how.
 public struct Settings: Sendable, Hashable {
   /// `deg` or `rad`.
@@ -54,7 +56,7 @@ public struct Settings: Sendable, Hashable {
 /// The configuration the first frame shows: read from storage at launch, replaced when the
 /// background refresh brings a newer one.
 public final class CachedConfig: Sendable {
-  private let state: Guarded<Settings>
+  private let state: Locked<Settings>
 
   /// Reads the cached configuration from storage.
   ///
@@ -62,7 +64,7 @@ public final class CachedConfig: Sendable {
   /// - Throws: ``DemoError`` if the record is missing or bad.
   public init(storage: Storage) throws(DemoError) {
     let text = String(decoding: try storage.read("config"), as: UTF8.self)
-    state = Guarded(try Settings(parsing: text, source: "cached"))
+    state = Locked(try Settings(parsing: text, source: "cached"))
   }
 
   /// The configuration now.

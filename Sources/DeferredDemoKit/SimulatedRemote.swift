@@ -1,3 +1,5 @@
+import Deferred
+
 /// The server the app syncs with, simulated in the process: its answers are computed here, and
 /// only its latency is simulated, with `Task.sleep`.
 public final class SimulatedRemote: Sendable {
@@ -10,7 +12,7 @@ public final class SimulatedRemote: Sendable {
   public let latency: Duration
   /// The session key agreed at connection.
   let sessionKey: UInt64
-  private let state = Guarded(State())
+  private let state = Locked(State())
 
   /// Connects: derives the session key (key stretching, real work).
   ///

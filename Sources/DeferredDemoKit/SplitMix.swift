@@ -1,10 +1,13 @@
-/// A small seeded random generator: the demo's generated data is the same on every run.
-struct SplitMix: RandomNumberGenerator {
+/// A small seeded random generator: the demo's generated data, and the tests' random graphs,
+/// are the same on every run.
+package struct SplitMix: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  /// Starts the sequence at `seed`.
+  package init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  /// The next number of the sequence.
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,3 +1,5 @@
+import Deferred
+
 /// A file-backed store of named records in a directory, one file a record, read and written
 /// with `open`, `read` and `write`.
 ///
@@ -8,7 +10,7 @@ public final class Storage: Sendable {
   public let directory: String
   /// How many launches have opened this store, this one included.
   public let launchCount: Int
-  private let writes = Guarded(0)
+  private let writes = Locked(0)
 
   /// Opens the store in `directory`, which must exist.
   ///

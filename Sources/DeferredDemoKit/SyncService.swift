@@ -1,3 +1,5 @@
+import Deferred
+
 /// Network sync with the remote: connecting fingerprints every record of the journal, builds a
 /// hash tree of them, and compares it with the remote's to find what changed elsewhere.
 ///
@@ -8,7 +10,7 @@ public final class SyncService: Sendable {
   /// How many records the remote had changed.
   public let changedRemotely: Int
   private let remote: SimulatedRemote
-  private let pushed = Guarded<[Edit]>([])
+  private let pushed = Locked<[Edit]>([])
 
   private init(records: Int, changedRemotely: Int, remote: SimulatedRemote) {
     self.records = records
