@@ -56,6 +56,25 @@ import Testing
     #expect(count.load(ordering: .relaxed) == 1)
   }
 
+  /// A service warmed up in the background and handed to queued work was used: the report
+  /// names no unused warm-up for it, as it does for one nobody asked for.
+  @Test func deliveredWorkCountsAsUse() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Storage.self, priority: .afterFirstFrame()) { Storage() }
+    try container.register(Network.self, priority: .afterFirstFrame()) { Network() }
+    let delivered = DispatchSemaphore(value: 0)
+    try container.whenReady(Storage.self, on: DispatchQueue(label: "delivery")) { _ in
+      delivered.signal()
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    scheduler.runAll()
+    delivered.wait()
+    let unused = container.launchReport().hazards.filter { $0.kind == .unusedWarmUp }
+    #expect(unused.map(\.service) == ["Network"])
+  }
+
   @Test func missingServiceIsAnError() {
     let container = Container()
     let error = #expect(throws: DeferredError.self) {

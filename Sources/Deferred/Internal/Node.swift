@@ -313,7 +313,11 @@ extension AnyNode {
   func whenReady<Value: Sendable>(
     on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void
   ) {
-    let deliver: @Sendable () -> Void = { [self] in work(readyValue(as: Value.self)) }
+    let deliver: @Sendable () -> Void = { [self] in
+      // Handed out: a service warmed up for this work was not warmed up for nothing.
+      wasResolved.store(true, ordering: .relaxed)
+      work(readyValue(as: Value.self))
+    }
     withState { state in
       guard case .ready = state.phase, state.pending.isEmpty else {
         state.pending.append((queue, deliver))
