@@ -6,9 +6,30 @@ enum Runner {
     logProgress("DeferredBenchmarks, \(mode.name) mode, on \(report.machine)")
     for scenario in Scenario.all {
       logProgress(scenario.name)
-      let rows = scenario.rows().map { row in
-        logProgress("  \(row.name)")
-        switch row.run(mode) {
+      let rows = scenario.rows()
+      // The timed rows are calibrated one after another, then sampled in turn: a change in
+      // the machine's load during the scenario falls on every row alike.
+      var samplers: [Int: () -> Double] = [:]
+      for (index, row) in rows.enumerated() {
+        guard let prepare = row.prepare else { continue }
+        logProgress("  \(row.name): calibrating")
+        samplers[index] = prepare(mode)
+      }
+      var figures: [Int: [Double]] = [:]
+      for _ in 0..<mode.repetitions {
+        for index in samplers.keys.sorted() {
+          figures[index, default: []].append(samplers[index]!())
+        }
+      }
+      let results = rows.enumerated().map { index, row in
+        let outcome: Row.Outcome
+        if let measured = figures[index] {
+          outcome = .measured(measured)
+        } else {
+          logProgress("  \(row.name)")
+          outcome = row.run(mode)
+        }
+        switch outcome {
         case .measured(let figures):
           return Report.RowResult(name: row.name, outcome: .measured(Summary(figures)))
         case .unsupported(let reason):
@@ -18,7 +39,7 @@ enum Runner {
           return Report.RowResult(name: row.name, outcome: .failed(reason))
         }
       }
-      let result = Report.ScenarioResult(scenario: scenario, rows: rows)
+      let result = Report.ScenarioResult(scenario: scenario, rows: results)
       report.scenarios.append(result)
       if !json { print(result.table + "\n") }
     }

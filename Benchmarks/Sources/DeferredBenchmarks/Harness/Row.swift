@@ -11,6 +11,25 @@ struct Row {
 
   let name: String
   let run: (Mode) -> Outcome
+  /// For a row timed by the harness: calibrates and warms it up, and returns a function that
+  /// takes one sample (nanoseconds per operation). The runner takes the samples of a
+  /// scenario's timed rows in turn, so that whatever else the machine does falls on all alike.
+  let prepare: ((Mode) -> () -> Double)?
+
+  init(name: String, run: @escaping (Mode) -> Outcome) {
+    self.name = name
+    self.run = run
+    self.prepare = nil
+  }
+
+  private init(name: String, prepare: @escaping (Mode) -> () -> Double) {
+    self.name = name
+    self.prepare = prepare
+    self.run = { mode in
+      let sample = prepare(mode)
+      return .measured((0..<mode.repetitions).map { _ in sample() })
+    }
+  }
 
   /// A row that cannot run, and why: shown in the table, left out of the JSON.
   static func unsupported(_ name: String, _ reason: String) -> Row {
@@ -22,18 +41,18 @@ struct Row {
   /// `prepare` runs once, untimed, and returns the sample function: it runs `iterations`
   /// iterations of `operationsPerIteration` operations each, doing any per-sample set-up
   /// outside its clock, and returns the nanoseconds the operations took. The harness grows
-  /// `iterations` until a sample takes the mode's sample time, runs one warm-up sample, then
-  /// the mode's repetitions.
+  /// `iterations` until a sample takes the mode's sample time and runs one warm-up sample;
+  /// the runner then takes the mode's repetitions, in turn with the scenario's other rows.
   static func calibrated(
     _ name: String, operationsPerIteration: Int = 1,
     prepare: @escaping () -> (_ iterations: Int) -> UInt64
   ) -> Row {
-    Row(name: name) { mode in
+    Row(name: name) { (mode: Mode) -> () -> Double in
       let sample = prepare()
       let iterations = calibrate(sample, target: mode.sampleNanoseconds)
       _ = sample(iterations)
       let operations = Double(iterations * operationsPerIteration)
-      return .measured((0..<mode.repetitions).map { _ in Double(sample(iterations)) / operations })
+      return { Double(sample(iterations)) / operations }
     }
   }
 
