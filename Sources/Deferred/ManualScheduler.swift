@@ -13,7 +13,9 @@ import Synchronization
 /// scheduler.runAll()
 /// ```
 ///
-/// Delayed jobs become queued when ``clock`` is advanced past their delay.
+/// Delayed jobs become queued when ``clock`` is advanced past their delay. A build job that
+/// makes a build of its own quality of service ready runs that build too before it returns, as
+/// on a Dispatch queue: one ``runNext()`` can build several services.
 public final class ManualScheduler: LaunchScheduler {
   /// The clock that releases delayed jobs.
   public let clock: ManualClock
