@@ -217,3 +217,54 @@ import Testing
     }
   }
 }
+
+/// Services of every shape a composition root registers: protocol existentials, structs with
+/// references in them, plain values, and what they hold is released with the container.
+@Suite struct ValueShapeTests {
+  protocol Greeter: Sendable { func greet() -> String }
+  struct English: Greeter { func greet() -> String { "hello" } }
+  final class Releases: Sendable {
+    let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+  }
+  final class Probe: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+  }
+  struct Settings: Sendable {
+    let name: String
+    let probe: Probe
+  }
+
+  @Test func existentialStructAndPlainValuesResolveAsTheirType() throws {
+    let container = Container()
+    try container.register((any Greeter).self) { English() }
+    try container.register(Int.self, name: "answer") { 42 }
+    try container.register(Settings.self) {
+      Settings(name: String(repeating: "long name ", count: 4), probe: Probe {})
+    }
+    try container.register(String.self, scope: .transient) { (settings: Settings) in
+      settings.name + "!"
+    }
+    #expect(try container.resolve((any Greeter).self).greet() == "hello")
+    #expect(try container.resolve(Int.self, name: "answer") == 42)
+    let settings = try container.resolve(Settings.self)
+    #expect(try container.resolve(Settings.self).probe === settings.probe)
+    #expect(try container.resolve(String.self) == settings.name + "!")
+  }
+
+  @Test func builtValuesAreReleasedWithTheirContainer() throws {
+    let released = Releases()
+    var container: Container? = Container()
+    try container?.register(Settings.self) {
+      Settings(name: "cached", probe: Probe { released.add() })
+    }
+    try container?.register(Probe.self, scope: .transient) { Probe { released.add() } }
+    _ = try container?.resolve(Settings.self)
+    _ = try container?.resolve(Probe.self)  // released as soon as it is dropped
+    #expect(released.count.load(ordering: .relaxed) == 1)
+    container = nil
+    #expect(released.count.load(ordering: .relaxed) == 2)
+  }
+}
