@@ -14,10 +14,12 @@ extension AnyNode {
       /// The attempt this context claimed, once it has.
       var attempt: Int?
     }
-    var stack = [Frame(node: self)]
+    var stack = RawStack<Frame>()
+    stack.append(Frame(node: self))
     let baseDepth = context.chain.count
     do throws(DeferredError) {
-      while let index = stack.indices.last {
+      while !stack.isEmpty {
+        let index = stack.count - 1
         let node = stack[index].node
         if stack[index].expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
@@ -34,13 +36,13 @@ extension AnyNode {
         case .singleton:
           switch node.claim(context) {
           case .ready:
-            stack.removeLast()
+            _ = stack.removeLast()
             continue
           case .claimed(let attempt):
             stack[index].attempt = attempt
           case .busy(let latch):
             try WaitGraph.wait(for: node, latch: latch, by: context, limit: node.owner.waitLimit)
-            stack.removeLast()
+            _ = stack.removeLast()
             continue
           case .ownedBySelf:
             throw DeferredError.cycle(closing: node.key, chain: context.chain)
@@ -62,7 +64,7 @@ extension AnyNode {
         }
       }
     } catch {
-      for frame in stack {
+      stack.forEachElement { frame in
         if let attempt = frame.attempt { frame.node.fail(attempt: attempt, error) }
       }
       context.chain.removeSubrange(baseDepth...)

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// How a build came about.
 enum Trigger: String, Sendable {
   /// Built by ``Container/launch(_:)``.
@@ -74,7 +82,7 @@ final class Recorder: Sendable {
   let clock: any LaunchClock
   /// Builds, in logs picked by the build context: threads building at once append to
   /// different logs, and do not contend for one lock.
-  private let builds = (0..<8).map { _ in Locked(ChunkedLog<RawBuild>()) }
+  private let builds = (0..<8).map { _ in BuildLog() }
   private let waits = Locked<[RawWait]>([])
   private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
 
@@ -86,7 +94,7 @@ final class Recorder: Sendable {
   var isEnabled: Bool { recording != .off }
 
   @inline(__always)
-  private func log(for context: BuildContext) -> Locked<ChunkedLog<RawBuild>> {
+  private func log(for context: BuildContext) -> BuildLog {
     builds[Int((UInt(bitPattern: ObjectIdentifier(context)) >> 4) & UInt(builds.count - 1))]
   }
 
@@ -128,16 +136,16 @@ final class Recorder: Sendable {
     // The chain ends with this service; the one before it is what needed it.
     let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
     let isScheduledRoot = context.scheduled === node
-    // Moved into the log, not copied: a copy would retain and release each of its references.
-    var record = Optional(
+    let priority = node.priority.resolved(in: context.flags)
+    let (trigger, thread) = (context.trigger, context.thread)
+    let qos = isScheduledRoot ? context.qos : nil
+    let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
+    // Moved into the log, not copied: a copy would retain and release its references.
+    log(for: context).append(
       RawBuild(
-        node: node, priority: node.priority.resolved(in: context.flags),
-        trigger: context.trigger, requestedBy: requestedBy, thread: context.thread,
-        qos: isScheduledRoot ? context.qos : nil,
-        queued: isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil,
-        start: span.start, end: end, nested: nested, cpu: cpu, outcome: outcome,
-        attempt: attempt))
-    log(for: context).withLock { $0.append(record.take()!) }
+        node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
+        thread: thread, qos: qos, queued: queued, start: span.start, end: end, nested: nested,
+        cpu: cpu, outcome: outcome, attempt: attempt))
   }
 
   /// Records a build that never started (cancelled by a shutdown).
@@ -148,7 +156,7 @@ final class Recorder: Sendable {
       node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
       thread: ThreadInfo(isMain: false, name: "none"), qos: priority.qos, queued: nil,
       start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
-    builds[0].withLock { $0.append(record) }
+    builds[0].append(record)
   }
 
   /// Records that `context` waited from `start` until now for a build of `node`.
@@ -162,26 +170,46 @@ final class Recorder: Sendable {
 
   var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
     (
-      builds.flatMap { $0.withLock { $0.all } }, waits.withLock { $0 },
+      builds.flatMap(\.all), waits.withLock { $0 },
       transients.withLock { Array($0.values) }
     )
   }
 }
 
-/// An append-only log in fixed-size chunks: appending never moves what is already logged, so a
-/// launch of thousands of builds pays for no array growth while it runs.
-struct ChunkedLog<Element> {
-  private static var chunkSize: Int { 256 }
-  private var chunks: [[Element]] = []
+/// An append-only log of builds, with its own lock.
+///
+/// A record is moved in, never copied (a copy would retain and release its references), and
+/// kept in memory of the log's own rather than in an `Array` of records, whose storage class
+/// the runtime would make on a launch's first build.
+final class BuildLog: @unchecked Sendable {
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  /// Guarded by `mutex`. Room for 256 records is made on the first: growing moves them all.
+  @exclusivity(unchecked) private var records = RawStack<RawBuild>(capacity: 256)
 
-  mutating func append(_ element: consuming Element) {
-    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-      chunks.append([])
-      chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
-    }
-    chunks[chunks.count - 1].append(element)
+  init() {
+    mutex.initialize(to: pthread_mutex_t())
+    initializeMutex(mutex)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  func append(_ record: consuming RawBuild) {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    records.append(record)
   }
 
   /// Everything logged, oldest first.
-  var all: [Element] { Array(chunks.joined()) }
+  var all: [RawBuild] {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    var all: [RawBuild] = []
+    all.reserveCapacity(records.count)
+    records.forEachElement { all.append(copy $0) }
+    return all
+  }
 }

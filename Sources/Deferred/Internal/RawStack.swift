@@ -1,0 +1,66 @@
+/// A growable stack of `Element`s in memory of its own, allocated on the first append.
+///
+/// An `Array` of one of the library's own types makes the Swift runtime build the metadata of
+/// its storage class the first time, in every process (over 10,000 instructions each, on the
+/// launch's first build); this needs none.
+struct RawStack<Element>: ~Copyable {
+  private var base: UnsafeMutablePointer<Element>?
+  private var capacity: Int
+  private(set) var count = 0
+
+  /// A stack whose first append makes room for `capacity` elements.
+  init(capacity: Int = 16) {
+    self.capacity = Swift.max(1, capacity)
+  }
+
+  deinit {
+    guard let base else { return }
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  mutating func append(_ element: consuming Element) {
+    guard let current = base else {
+      let base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+      base.initialize(to: element)
+      self.base = base
+      count = 1
+      return
+    }
+    var storage = current
+    if count == capacity {
+      storage = .allocate(capacity: capacity * 2)
+      storage.moveInitialize(from: current, count: count)
+      current.deallocate()
+      base = storage
+      capacity *= 2
+    }
+    (storage + count).initialize(to: element)
+    count += 1
+  }
+
+  mutating func removeLast() -> Element {
+    precondition(count > 0, "removeLast() on an empty stack")
+    count -= 1
+    return (base! + count).move()
+  }
+
+  subscript(index: Int) -> Element {
+    get {
+      precondition(index >= 0 && index < count, "index out of range")
+      return base![index]
+    }
+    set {
+      precondition(index >= 0 && index < count, "index out of range")
+      base![index] = newValue
+    }
+  }
+
+  /// Calls `body` with every element, bottom first.
+  func forEachElement(_ body: (borrowing Element) throws -> Void) rethrows {
+    guard let base else { return }
+    for index in 0..<count { try body(base[index]) }
+  }
+}
