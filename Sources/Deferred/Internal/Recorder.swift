@@ -178,13 +178,16 @@ final class Recorder: Sendable {
 
 /// An append-only log of builds, with its own lock.
 ///
-/// A record is moved in, never copied (a copy would retain and release its references), and
-/// kept in memory of the log's own rather than in an `Array` of records, whose storage class
-/// the runtime would make on a launch's first build.
+/// A record is moved in, never copied (a copy would retain and release its references), into
+/// chunks of memory of the log's own: growing moves nothing, and no `Array` of records makes
+/// the runtime build its storage class on a launch's first build.
 final class BuildLog: @unchecked Sendable {
+  private static let chunkSize = 256
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  /// Guarded by `mutex`. Room for 256 records is made on the first: growing moves them all.
-  @exclusivity(unchecked) private var records = RawStack<RawBuild>(capacity: 256)
+  /// Guarded by `mutex`: full chunks, then the one being filled.
+  @exclusivity(unchecked) private var chunks = RawStack<UnsafeMutablePointer<RawBuild>>()
+  /// Guarded by `mutex`: how many records the last chunk holds.
+  @exclusivity(unchecked) private var lastCount = 0
 
   init() {
     mutex.initialize(to: pthread_mutex_t())
@@ -192,6 +195,11 @@ final class BuildLog: @unchecked Sendable {
   }
 
   deinit {
+    for index in 0..<chunks.count {
+      let chunk = chunks[index]
+      chunk.deinitialize(count: index == chunks.count - 1 ? lastCount : Self.chunkSize)
+      chunk.deallocate()
+    }
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
     mutex.deallocate()
@@ -200,7 +208,12 @@ final class BuildLog: @unchecked Sendable {
   func append(_ record: consuming RawBuild) {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    records.append(record)
+    if chunks.isEmpty || lastCount == Self.chunkSize {
+      chunks.append(.allocate(capacity: Self.chunkSize))
+      lastCount = 0
+    }
+    (chunks[chunks.count - 1] + lastCount).initialize(to: record)
+    lastCount += 1
   }
 
   /// Everything logged, oldest first.
@@ -208,8 +221,10 @@ final class BuildLog: @unchecked Sendable {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     var all: [RawBuild] = []
-    all.reserveCapacity(records.count)
-    records.forEachElement { all.append(copy $0) }
+    for index in 0..<chunks.count {
+      let count = index == chunks.count - 1 ? lastCount : Self.chunkSize
+      all.append(contentsOf: UnsafeBufferPointer(start: chunks[index], count: count))
+    }
     return all
   }
 }
