@@ -356,28 +356,11 @@ extension Container {
   private func runScheduled(_ first: LaunchState.Entry, qos: QualityOfService) {
     var next = launchState.withLock { startScheduled(first, in: &$0) }
     while let run = next {
-      let node = run.node
-      guard !node.isAsync else {
+      guard !run.node.isAsync else {
         runAsyncScheduled(run)
         return
       }
-      let status = buildScheduled(run)
-      let now = clock.now()
-      let (submit, readyNow) = launchState.withLock { state in
-        let (submit, readyNow) = finishScheduled(run.entry, as: status, at: now, in: &state)
-        guard
-          let index = submit.firstIndex(where: { !$0.node.isAsync && $0.priority.qos == qos })
-        else {
-          next = nil
-          return (submit, readyNow)
-        }
-        var rest = submit
-        next = startScheduled(rest.remove(at: index), in: &state)
-        return (rest, readyNow)
-      }
-      runningBuilds.leave()
-      for callback in readyNow { callback() }
-      hand(submit)
+      next = finishScheduled(run.entry, as: buildScheduled(run), carryingOn: qos)
     }
   }
 
@@ -436,26 +419,35 @@ extension Container {
       } catch {
         status = .failed
       }
-      let now = self.clock.now()
-      let (submit, readyNow) = self.launchState.withLock {
-        self.finishScheduled(run.entry, as: status, at: now, in: &$0)
-      }
-      self.runningBuilds.leave()
-      for callback in readyNow { callback() }
-      self.hand(submit)
+      _ = self.finishScheduled(run.entry, as: status, carryingOn: nil)
     }
   }
 
-  /// Ends a scheduled build, under the launch lock; returns the builds to hand over after it,
-  /// and what to call if the app is now fully ready.
+  /// Ends a scheduled build: under the launch lock, finishes its entry, takes the builds it
+  /// made ready and, given `qos`, starts the first synchronous one of that quality of service
+  /// for this thread to run next; then hands the others over. Returns the build to run next.
   private func finishScheduled(
-    _ entry: LaunchState.Entry, as status: LaunchState.Status, at now: UInt64,
-    in state: inout LaunchState
-  ) -> ([LaunchState.Entry], [@Sendable () -> Void]) {
-    if !entry.node.isAsync { state.inFlight -= 1 }
-    state.finish(entry, as: status, at: now)
-    let readyNow = markFullyReadyIfDone(&state)
-    return (state.takeSubmittable(width: maxConcurrentBuilds), readyNow)
+    _ entry: LaunchState.Entry, as status: LaunchState.Status,
+    carryingOn qos: QualityOfService?
+  ) -> ScheduledRun? {
+    let now = clock.now()
+    var next: ScheduledRun?
+    let (submit, readyNow) = launchState.withLock { state in
+      if !entry.node.isAsync { state.inFlight -= 1 }
+      state.finish(entry, as: status, at: now)
+      let readyNow = markFullyReadyIfDone(&state)
+      var submit = state.takeSubmittable(width: maxConcurrentBuilds)
+      if let qos,
+        let index = submit.firstIndex(where: { !$0.node.isAsync && $0.priority.qos == qos })
+      {
+        next = startScheduled(submit.remove(at: index), in: &state)
+      }
+      return (submit, readyNow)
+    }
+    runningBuilds.leave()
+    for callback in readyNow { callback() }
+    hand(submit)
+    return next
   }
 
   /// Records full readiness once every deferred build has finished, and returns what to call.
