@@ -230,9 +230,7 @@ struct EntryTable {
   }
 
   private static func index(of node: AnyNode, in size: Int) -> Int {
-    let address = UInt(bitPattern: ObjectIdentifier(node))
-    let bits = UInt(size.trailingZeroBitCount)
-    return Int(
-      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt(UInt.bitWidth) - bits))
+    multiplyShift(
+      UInt(bitPattern: ObjectIdentifier(node)), shift: UInt.bitWidth - size.trailingZeroBitCount)
   }
 }

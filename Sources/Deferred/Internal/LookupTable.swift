@@ -66,7 +66,7 @@ final class LookupTable: @unchecked Sendable {
   private static func index(_ type: UInt, _ name: String?, _ shift: Int) -> Int {
     var hash = type
     if let name { hash ^= nameHash(name) }
-    return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+    return multiplyShift(hash, shift: shift)
   }
 
   /// FNV-1a over the name's UTF-8: names are short, and nothing here needs SipHash's
@@ -99,4 +99,11 @@ final class LookupTable: @unchecked Sendable {
       index = (index &+ 1) & mask
     }
   }
+}
+
+/// Spreads `value` over a power-of-two table by Fibonacci hashing: the top bits of its product
+/// with 2⁶⁴/φ, `shift` being the word's width less the table size's bits.
+@inline(__always)
+func multiplyShift(_ value: UInt, shift: Int) -> Int {
+  Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
 }

@@ -22,22 +22,16 @@ struct RawStack<Element>: ~Copyable {
   var isEmpty: Bool { count == 0 }
 
   mutating func append(_ element: consuming Element) {
-    guard let current = base else {
-      let base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-      base.initialize(to: element)
-      self.base = base
-      count = 1
-      return
-    }
-    var storage = current
-    if count == capacity {
-      storage = .allocate(capacity: capacity * 2)
-      storage.moveInitialize(from: current, count: count)
-      current.deallocate()
-      base = storage
+    if base == nil {
+      base = .allocate(capacity: capacity)
+    } else if count == capacity {
+      let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      grown.moveInitialize(from: base!, count: count)
+      base!.deallocate()
+      base = grown
       capacity *= 2
     }
-    (storage + count).initialize(to: element)
+    (base! + count).initialize(to: element)
     count += 1
   }
 

@@ -49,7 +49,6 @@ struct ThreadInfo: Sendable, Hashable {
     guard let trimmed, !trimmed.isEmpty else { return "thread \(tid)" }
     return "\(trimmed) (\(tid))"
   }
-
 }
 
 #if !canImport(Darwin)
