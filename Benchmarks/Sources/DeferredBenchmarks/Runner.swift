@@ -9,25 +9,25 @@ enum Runner {
       let rows = scenario.rows()
       // The timed rows are calibrated one after another, then sampled in turn: a change in
       // the machine's load during the scenario falls on every row alike.
-      var samplers: [Int: () -> Double] = [:]
-      for (index, row) in rows.enumerated() {
-        guard let prepare = row.prepare else { continue }
+      let samplers = rows.map { row -> (() -> Double)? in
+        guard case .timed(let prepare) = row.measurement else { return nil }
         logProgress("  \(row.name): calibrating")
-        samplers[index] = prepare(mode)
+        return prepare(mode)
       }
-      var figures: [Int: [Double]] = [:]
+      var figures = samplers.map { _ in [Double]() }
       for _ in 0..<mode.repetitions {
-        for index in samplers.keys.sorted() {
-          figures[index, default: []].append(samplers[index]!())
+        for (index, sample) in samplers.enumerated() {
+          if let sample { figures[index].append(sample()) }
         }
       }
-      let results = rows.enumerated().map { index, row in
+      let results = zip(rows, figures).map { row, figures in
         let outcome: Row.Outcome
-        if let measured = figures[index] {
-          outcome = .measured(measured)
-        } else {
+        switch row.measurement {
+        case .timed:
+          outcome = .measured(figures)
+        case .whole(let run):
           logProgress("  \(row.name)")
-          outcome = row.run(mode)
+          outcome = run(mode)
         }
         switch outcome {
         case .measured(let figures):

@@ -9,26 +9,27 @@ struct Row {
     case failed(String)
   }
 
+  /// How a row is measured.
+  enum Measurement {
+    /// Timed by the harness: calibrates and warms the row up, and returns a function that
+    /// takes one sample (nanoseconds per operation). The runner takes the samples of a
+    /// scenario's timed rows in turn, so that whatever else the machine does falls on all alike.
+    case timed((Mode) -> () -> Double)
+    /// Measured whole by the row itself (in child processes, say), or not at all.
+    case whole((Mode) -> Outcome)
+  }
+
   let name: String
-  let run: (Mode) -> Outcome
-  /// For a row timed by the harness: calibrates and warms it up, and returns a function that
-  /// takes one sample (nanoseconds per operation). The runner takes the samples of a
-  /// scenario's timed rows in turn, so that whatever else the machine does falls on all alike.
-  let prepare: ((Mode) -> () -> Double)?
+  let measurement: Measurement
 
   init(name: String, run: @escaping (Mode) -> Outcome) {
     self.name = name
-    self.run = run
-    self.prepare = nil
+    self.measurement = .whole(run)
   }
 
   private init(name: String, prepare: @escaping (Mode) -> () -> Double) {
     self.name = name
-    self.prepare = prepare
-    self.run = { mode in
-      let sample = prepare(mode)
-      return .measured((0..<mode.repetitions).map { _ in sample() })
-    }
+    self.measurement = .timed(prepare)
   }
 
   /// A row that cannot run, and why: shown in the table, left out of the JSON.
