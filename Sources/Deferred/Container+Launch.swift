@@ -40,7 +40,7 @@ extension Container {
     defer { (context.trigger, context.flags) = saved }
     do throws(DeferredError) {
       for node in currentTable().orderedNodes
-      where node.scope == .singleton && node.priority.resolved(in: flags).phase == 0 {
+      where node.scope == .singleton && node.priority.resolved(in: flags).stage == .critical {
         try node.ensureReady(context)
       }
     } catch {
@@ -278,7 +278,7 @@ extension Container {
     func visit(_ dependency: AnyNode) {
       guard !dependency.isReady else { return }
       if let scheduled = state.entries[dependency] {
-        guard scheduled.priority.phase <= entry.priority.phase, !scheduled.isFinished,
+        guard scheduled.priority.stage <= entry.priority.stage, !scheduled.isFinished,
           !scheduled.dependents.contains(where: { $0 === entry })
         else { return }
         // Room for a few at once: most entries have one to a handful of dependents.

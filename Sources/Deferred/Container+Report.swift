@@ -85,7 +85,7 @@ extension Container {
     }
     for (index, build) in ordered.enumerated() {
       let name = build.node.key.description
-      if build.trigger == .launch && build.priority.phase != 0 {
+      if build.trigger == .launch && build.priority.stage != .critical {
         let by = build.requestedBy.map { " because \($0) needs it" } ?? ""
         hazards.append(
           Hazard(

@@ -83,14 +83,14 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Where the priority falls in the launch, earliest first: critical, after the first frame,
-  /// idle, on demand.
-  var phase: Int {
+  /// Where the priority falls in the launch (for a priority that depends on the launch,
+  /// ``LaunchStage/onDemand``: resolve it with ``resolved(in:)`` first).
+  public var stage: LaunchStage {
     switch kind {
-    case .critical: 0
-    case .afterFirstFrame: 1
-    case .idle: 2
-    case .onDemand, .when: 3
+    case .critical: .critical
+    case .afterFirstFrame: .afterFirstFrame
+    case .idle: .idle
+    case .onDemand, .when: .onDemand
     }
   }
 

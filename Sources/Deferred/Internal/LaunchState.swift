@@ -93,7 +93,7 @@ struct LaunchState {
   /// Phase, then quality of service, then registration order: lower runs first.
   private static func rank(_ entry: Entry) -> UInt64 {
     let qos = UInt64(QualityOfService.allCases.firstIndex(of: entry.priority.qos) ?? 0)
-    return UInt64(entry.priority.phase) << 56 | qos << 48 | UInt64(entry.order)
+    return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | UInt64(entry.order)
   }
 
   /// Takes the entries to hand to the scheduler now: every ready async build, and synchronous
