@@ -35,8 +35,7 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver, value in
-        value.initializeMemory(
-          as: Value.self, to: try factory(repeat resolver.resolve((each Dependency).self)))
+        value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
       })
   }
 
@@ -69,7 +68,7 @@ extension Container {
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
       factory: .sync { resolver, value in
-        value.initializeMemory(as: Value.self, to: try factory(repeat resolver.resolve(each keys)))
+        value.initialize(to: try factory(repeat resolver.resolve(each keys)))
       })
   }
 
@@ -161,8 +160,7 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .async { resolver, value in
-        value.initializeMemory(
-          as: Value.self,
+        value.initialize(
           to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
       })
   }
@@ -190,8 +188,7 @@ extension Container {
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
       factory: .async { resolver, value in
-        value.initializeMemory(
-          as: Value.self, to: try await factory(repeat await resolver.resolve(each keys)))
+        value.initialize(to: try await factory(repeat await resolver.resolve(each keys)))
       })
   }
 
@@ -239,11 +236,9 @@ extension Container {
       }
       // One hash in the common case: insert, and put back what was there if it may not go.
       if let existing = registry.own.updateValue(node, forKey: node.key) {
-        let untouched = existing.withState {
-          if case .idle = $0.phase { return true }
-          return false
-        }
-        guard replacing && untouched else {
+        // Retired only if it may be replaced: never built, nor being built. Work queued for
+        // it moves to the replacement, and a resolve that found it builds the replacement.
+        guard replacing && existing.retire(replacedBy: node) else {
           registry.own[node.key] = existing
           throw DeferredError(
             replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,

@@ -22,8 +22,8 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if let raw = readyStorage(ObjectIdentifier(Value.self), name) {
-      return raw.assumingMemoryBound(to: Value.self).pointee
+    if let value = readyValue(ObjectIdentifier(Value.self), name) {
+      return value.load(as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
   }
@@ -35,8 +35,8 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
-      return raw.assumingMemoryBound(to: Value.self).pointee
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+      return value.load(as: Value.self)
     }
     return try resolveSlow(key)
   }
@@ -70,8 +70,8 @@ extension Container {
   /// - Returns: The service.
   @inlinable
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
-    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
-      return raw.assumingMemoryBound(to: Value.self).pointee
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+      return value.load(as: Value.self)
     }
     return requireSlow(key)
   }
@@ -121,8 +121,8 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
-      return raw.assumingMemoryBound(to: Value.self).pointee
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+      return value.load(as: Value.self)
     }
     guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
       throw missing(key.erased, chain: context?.chain ?? [])
@@ -135,8 +135,8 @@ extension Container {
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
-    if let raw = readyStorage(ObjectIdentifier(Value.self), key.name) {
-      return raw.assumingMemoryBound(to: Value.self).pointee
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+      return value.load(as: Value.self)
     }
     guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
       let context = context ?? .current

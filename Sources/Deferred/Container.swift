@@ -42,8 +42,9 @@ public final class Container: Sendable {
   let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
-  /// Told when a thread is about to wait for another thread's build of a service.
-  let waitObserver = Locked<(@Sendable (AnyServiceKey) -> Void)?>(nil)
+  /// Told when a thread is about to wait for another thread's build of a service
+  /// (``onWait(_:)``).
+  let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
 
   /// Runs the builds deferred past the first frame.
   public let scheduler: any LaunchScheduler
@@ -137,20 +138,20 @@ extension Container {
     return lookupSlow(bits, name)
   }
 
-  /// The resolve hot path: where the value of the built singleton registered for `type` and
-  /// `name` is stored, or `nil` if it is not built (or not a singleton, or not registered).
+  /// The resolve hot path: the value of the built singleton registered for `type` and `name`,
+  /// or `nil` if it is not built (or not a singleton, or not registered).
   ///
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only copies the value out.
+  /// only copies the value out, as the type it looked the service up by.
   @usableFromInline
-  func readyStorage(_ type: ObjectIdentifier, _ name: String?) -> UnsafeMutableRawPointer? {
+  func readyValue(_ type: ObjectIdentifier, _ name: String?) -> ValueReference? {
     guard let found = lookup(type, name) else { return nil }
     return found._withUnsafeGuaranteedRef { node in
-      guard let raw = node.storage.load(ordering: .acquiring) else { return nil }
+      guard let reference = node.value.reference else { return nil }
       if !node.wasResolved.load(ordering: .relaxed) {
         node.wasResolved.store(true, ordering: .relaxed)
       }
-      return raw
+      return reference
     }
   }
 

@@ -101,7 +101,7 @@ import Testing
     }
     try container.register(Network.self) { (storage: Storage) in Network() }
     let waiting = Signal()
-    container.waitObserver.withLock { $0 = { _ in waiting.fire() } }
+    container.onWait { _ in waiting.fire() }
     let group = DispatchGroup()
     let builderError = Locked<DeferredError?>(nil)
     DispatchQueue.global().async(group: group) {

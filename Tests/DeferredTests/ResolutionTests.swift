@@ -89,7 +89,9 @@ import Testing
     #expect(sync.storage.label == "attempt 2")
     #expect(attempts.load(ordering: .relaxed) == 2)
     let node = try #require(container.node(for: ServiceKey<Storage>().erased))
-    #expect(node.withState { if case .ready(2) = $0.phase { true } else { false } })
+    #expect(node.withState { $0.isReady })
+    let storageBuilds = container.launchReport().builds.filter { $0.service == "Storage" }
+    #expect(storageBuilds.map(\.attempt) == [1, 2])
   }
 
   @Test func sameThreadCycleFailsWithTheLoop() throws {

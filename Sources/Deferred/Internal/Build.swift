@@ -1,21 +1,51 @@
+/// How builds run: the walk that builds a service's dependencies first, the attempt that runs
+/// one factory and publishes its value, and the making of transients. Synchronous and `async`
+/// factories share every step but the call of the factory itself.
 extension AnyNode {
+  /// What a context does next about a singleton it needs.
+  enum Step {
+    /// It is built.
+    case ready
+    /// This context builds it: its dependencies first, then its factory. The build's record
+    /// began with the claim, so it includes the dependencies it caused to be built.
+    case build(attempt: Int, span: Span?)
+    /// Another context builds it: wait.
+    case wait(BuildLatch)
+    /// Its registration was replaced before it was built: build the replacement instead.
+    case replaced(AnyNode)
+  }
+
+  /// Claims this singleton for `context`, whose chain does not include it yet.
+  func step(_ context: BuildContext) throws(DeferredError) -> Step {
+    switch claim(context) {
+    case .ready: return .ready
+    case .claimed(let attempt): return .build(attempt: attempt, span: owner.recorder.begin(context))
+    case .busy(let latch): return .wait(latch)
+    case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
+    case .replaced(let replacement): return .replaced(replacement)
+    }
+  }
+
   /// Makes this node's value available on `context`: builds this singleton and every singleton
   /// it declares, dependencies first. For a transient node, builds the singletons it declares.
+  /// Returns the node that holds the value: this one, or the registration that replaced it.
   ///
   /// The walk is iterative, over an explicit stack, so a chain of 10,000 services needs no
   /// deeper native stack than a chain of one. A node is claimed before its dependencies are
   /// walked (so other threads wait instead of building it twice) and built once they are ready.
   /// Declared dependencies are looked up in the node's owner: a node a child container inherits
   /// from its parent takes its dependencies from the parent.
-  func ensureReady(_ context: BuildContext) throws(DeferredError) {
+  @discardableResult
+  func ensureReady(_ context: BuildContext) throws(DeferredError) -> AnyNode {
     struct Frame {
-      let node: AnyNode
+      var node: AnyNode
       var expanded = false
-      /// The attempt this context claimed, once it has.
-      var attempt: Int?
+      /// The attempt this context claimed, and its record's start, once it has.
+      var claimed: (attempt: Int, span: Span?)?
     }
     var stack = RawStack<Frame>()
     stack.append(Frame(node: self))
+    var root = self
     let baseDepth = context.chain.count
     do throws(DeferredError) {
       while !stack.isEmpty {
@@ -23,8 +53,8 @@ extension AnyNode {
         let node = stack[index].node
         if stack[index].expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
-          let attempt = stack.removeLast().attempt
-          if let attempt { try node.build(context, attempt: attempt) }
+          let claimed = stack.removeLast().claimed
+          if let claimed { try node.build(context, attempt: claimed.attempt, span: claimed.span) }
           context.chain.removeLast()
           continue
         }
@@ -34,18 +64,20 @@ extension AnyNode {
         }
         switch node.scope {
         case .singleton:
-          switch node.claim(context) {
+          switch try node.step(context) {
           case .ready:
             _ = stack.removeLast()
             continue
-          case .claimed(let attempt):
-            stack[index].attempt = attempt
-          case .busy(let latch):
+          case .build(let attempt, let span):
+            stack[index].claimed = (attempt, span)
+          case .wait(let latch):
             try WaitGraph.wait(for: node, latch: latch, by: context, limit: node.owner.waitLimit)
             _ = stack.removeLast()
             continue
-          case .ownedBySelf:
-            throw DeferredError.cycle(closing: node.key, chain: context.chain)
+          case .replaced(let replacement):
+            if index == 0 { root = replacement }
+            stack[index] = Frame(node: replacement)
+            continue
           }
         case .transient:
           if context.chain.contains(node.key) {
@@ -64,45 +96,180 @@ extension AnyNode {
         }
       }
     } catch {
-      stack.forEachElement { frame in
-        if let attempt = frame.attempt { frame.node.fail(attempt: attempt, error) }
+      // Innermost first: each claimed build's record is dropped and its node freed for a later
+      // attempt. (The build whose factory threw recorded and failed itself.)
+      while !stack.isEmpty {
+        let frame = stack.removeLast()
+        guard let claimed = frame.claimed else { continue }
+        owner.recorder.discard(claimed.span, context)
+        frame.node.fail(attempt: claimed.attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
     }
+    return root
   }
 }
 
 extension AnyNode {
+  /// Runs the factory of a build this context claimed, whose dependencies are ready, and
+  /// publishes the value; on failure, fails the build and throws.
+  func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) {
+    let destination = value.destination()
+    let failure = run(context, into: destination)
+    try conclude(destination, failure, context, attempt: attempt, span: span)
+  }
+
+  /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
+  func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError) {
+    let destination = value.destination()
+    let failure = await runAsync(context, into: destination)
+    try conclude(destination, failure, context, attempt: attempt, span: span)
+  }
+
+  /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
+  /// and throws.
+  private func conclude(
+    _ destination: consuming ValueDestination, _ failure: DeferredError?,
+    _ context: BuildContext, attempt: Int, span: Span?
+  ) throws(DeferredError) {
+    owner.recorder.end(
+      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
+    if let failure {
+      destination.discard()
+      fail(attempt: attempt, failure)
+      throw failure
+    }
+    publish(destination, attempt: attempt)
+  }
+
+  /// Runs a synchronous factory on `context`, whose chain ends with this service; returns what
+  /// went wrong, if anything.
+  private func run(_ context: BuildContext, into destination: borrowing ValueDestination)
+    -> DeferredError?
+  {
+    guard case .sync(let factory) = factory else {
+      return DeferredError(.asyncService, key: key, chain: context.chain)
+    }
+    do {
+      try factory(Resolver(container: owner, context: context, dependent: self), destination)
+      return nil
+    } catch {
+      return failure(error, context)
+    }
+  }
+
+  /// Runs the factory, sync or `async`, on `context`, whose chain ends with this service.
+  private func runAsync(_ context: BuildContext, into destination: borrowing ValueDestination)
+    async -> DeferredError?
+  {
+    guard case .async(let factory) = factory else { return run(context, into: destination) }
+    do {
+      try await factory(AsyncResolver(container: owner, context: context), destination)
+      return nil
+    } catch {
+      return failure(error, context)
+    }
+  }
+
+  /// What a factory threw, as the error of this service: a ``DeferredError`` from a dependency
+  /// as it is, anything else as ``DeferredError/Code/factoryFailed``.
+  private func failure(_ error: any Error, _ context: BuildContext) -> DeferredError {
+    (error as? DeferredError)
+      ?? DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
+  }
+}
+
+extension AnyNode {
+  /// Resolves this node, of type `Value`, when it is not built yet, or is transient.
+  func resolveSlow<Value>(_ context: BuildContext, as _: Value.Type) throws(DeferredError)
+    -> Value
+  {
+    switch scope {
+    case .singleton:
+      return try ensureReady(context).value.read(as: Value.self)
+    case .transient:
+      // A transient whose declared dependencies are all built needs no walk of the graph.
+      if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
+      let making = TransientMaking(self, context)
+      let destination = ValueDestination.allocate(key.type)
+      let failure = run(context, into: destination)
+      return try making.end(destination, failure, as: Value.self)
+    }
+  }
+
+  /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
+  /// transient.
+  func resolveSlowAsync<Value>(_ context: BuildContext, as _: Value.Type)
+    async throws(DeferredError) -> Value
+  {
+    let node = try await ensureReadyAsync(context)
+    guard scope == .transient else { return node.value.read(as: Value.self) }
+    let making = TransientMaking(self, context)
+    let destination = ValueDestination.allocate(key.type)
+    let failure = await runAsync(context, into: destination)
+    return try making.end(destination, failure, as: Value.self)
+  }
+
   /// Makes this node's value available to async code on `context`, blocking no thread of the
   /// cooperative pool: a synchronous service is built on a Dispatch queue; an async one is built
-  /// on the calling task, its dependencies resolved as its factory asks for them.
-  func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) {
+  /// on the calling task, its dependencies resolved as its factory asks for them. Returns the
+  /// node that holds the value (this one, or its replacement).
+  @discardableResult
+  func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
     guard isAsync else {
-      if scope == .singleton && isReady { return }
-      try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
+      if scope == .singleton && isReady { return self }
+      return try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
         try self.ensureReady(threadContext)
       }
-      return
     }
-    switch scope {
-    case .transient:
+    guard scope == .singleton else {
       if context.chain.contains(key) {
         throw DeferredError.cycle(closing: key, chain: context.chain)
       }
-    case .singleton:
-      switch claim(context) {
-      case .ready:
-        return
-      case .ownedBySelf:
-        throw DeferredError.cycle(closing: key, chain: context.chain)
-      case .busy(let latch):
-        try await WaitGraph.waitAsync(for: self, latch: latch, by: context)
-      case .claimed(let attempt):
-        context.chain.append(key)
-        defer { context.chain.removeLast() }
-        try await buildAsync(context, attempt: attempt)
-      }
+      return self
     }
+    switch try step(context) {
+    case .ready:
+      return self
+    case .wait(let latch):
+      try await WaitGraph.waitAsync(for: self, latch: latch, by: context)
+      return self
+    case .replaced(let replacement):
+      return try await replacement.ensureReadyAsync(context)
+    case .build(let attempt, let span):
+      context.chain.append(key)
+      defer { context.chain.removeLast() }
+      try await buildAsync(context, attempt: attempt, span: span)
+      return self
+    }
+  }
+}
+
+/// One transient value being made: its place in the chain and its record, from the start to
+/// the end of its factory.
+private struct TransientMaking: ~Copyable {
+  let node: AnyNode
+  let context: BuildContext
+  let span: Span?
+
+  init(_ node: AnyNode, _ context: BuildContext) {
+    self.node = node
+    self.context = context
+    context.chain.append(node.key)
+    span = node.owner.recorder.begin(context, transient: true)
+  }
+
+  /// Records the making and returns the value, or throws what went wrong.
+  consuming func end<Value>(
+    _ destination: consuming ValueDestination, _ failure: DeferredError?, as _: Value.Type
+  ) throws(DeferredError) -> Value {
+    node.owner.recorder.endTransient(span, node, context)
+    context.chain.removeLast()
+    if let failure {
+      destination.discard()
+      throw failure
+    }
+    return destination.take(as: Value.self)
   }
 }

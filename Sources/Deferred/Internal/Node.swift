@@ -9,55 +9,21 @@ import Synchronization
   import Musl
 #endif
 
-/// Where one singleton of one container is.
-///
-/// `idle → building → ready`, or back to `idle` when the build fails (the next resolve tries
-/// again). Transitions happen under the node's own lock; factories never run under it.
-enum Phase {
-  case idle(attempts: Int)
-  case building(Building)
-  case ready(attempts: Int)
-}
-
-/// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
-/// made by the first of them (most builds have no waiter, and allocate none).
-struct Building {
-  let owner: BuildContext
-  let attempt: Int
-  var latch: BuildLatch?
-}
-
-/// Everything of a node behind its one lock.
-struct NodeState {
-  var phase = Phase.idle(attempts: 0)
-  /// What a factory that resolves its own dependencies resolved in past builds.
-  var observed: [AnyServiceKey] = []
-  /// Work handed to the service before it was built, delivered once it is.
-  var pending: [(queue: DispatchQueue, work: @Sendable () -> Void)] = []
-}
-
-/// What a context gets when it asks to build a node.
-enum Claim {
-  /// Built already.
-  case ready
-  /// This context now builds it (this attempt), and must publish or fail it.
-  case claimed(attempt: Int)
-  /// Another context is building it.
-  case busy(BuildLatch)
-  /// This same context is building it: a dependency cycle.
-  case ownedBySelf
-}
-
 /// A registration in a container, with its state.
 ///
-/// The resolve hot path reads only ``storage``: a built singleton's value, published once with
+/// The resolve hot path reads only ``value``: a built singleton's value, published once with
 /// release ordering and read with acquire ordering, so resolving a built service takes no lock.
+/// Everything else of the node's lifecycle is its ``SlotState``, behind its lock.
 ///
 /// One class for every service, not a generic class per service type: the Swift runtime makes
 /// the metadata of a generic class for each type it is used with (thousands of instructions
 /// the first time, in a process that has just started) and looks it up in a hash table each
 /// time unspecialised code needs it. A node knows its value's type only as `key.type`; the
-/// factory writes the value to memory the node gives it, and generic callers read it back.
+/// factory writes the value to memory the node's ``ValueCell`` gives it.
+///
+/// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
+/// under the node's lock, and `owner` is unowned without checks (Docs/Design.md, "Memory
+/// safety").
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
   let scope: Scope
@@ -73,23 +39,21 @@ final class AnyNode: @unchecked Sendable {
   let isAsync: Bool
   let factory: Factory
 
-  let storage = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// The built singleton.
+  let value: ValueCell
   /// Set the first time the built value is handed out: a service built in the background and
   /// never handed out was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
-  /// The node's state, guarded by its lock (``NodeLocks``); latches of its builds are guarded
-  /// by it too. Never touched without the lock, so the runtime's exclusivity checks are off.
-  @exclusivity(unchecked) private var lockedState = NodeState()
+  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
+  /// without the lock, so the runtime's exclusivity checks are off.
+  @exclusivity(unchecked) private var slot = SlotState()
 
   /// Runs `body` with the node's state, under its lock.
   @inline(__always)
   func withState<Result, Failure: Error>(
-    _ body: (inout NodeState) throws(Failure) -> Result
+    _ body: (inout SlotState) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let mutex = NodeLocks.mutex(for: self)
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&lockedState)
+    try NodeLocks.mutex(for: self).withLock { () throws(Failure) -> Result in try body(&slot) }
   }
 
   init(
@@ -103,10 +67,7 @@ final class AnyNode: @unchecked Sendable {
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
-  }
-
-  deinit {
-    destroyValue()
+    self.value = ValueCell(type: key.type)
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -115,12 +76,10 @@ final class AnyNode: @unchecked Sendable {
   }
 
   func observe(_ dependency: AnyServiceKey) {
-    withState { state in
-      if !state.observed.contains(dependency) { state.observed.append(dependency) }
-    }
+    withState { $0.observe(dependency) }
   }
 
-  var isReady: Bool { storage.load(ordering: .acquiring) != nil }
+  var isReady: Bool { value.isSet }
 
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
   /// a built singleton.
@@ -136,195 +95,60 @@ final class AnyNode: @unchecked Sendable {
 
   /// The context building this node, if a build is under way.
   func currentBuilder() -> BuildContext? {
-    withState {
-      if case .building(let building) = $0.phase { return building.owner }
-      return nil
-    }
+    withState { $0.builder }
   }
 
-  func claim(_ context: BuildContext) -> Claim {
-    withState { state in
-      switch state.phase {
-      case .ready:
-        return .ready
-      case .idle(let attempts):
-        state.phase = .building(Building(owner: context, attempt: attempts + 1))
-        return .claimed(attempt: attempts + 1)
-      case .building(var building):
-        if building.owner === context { return .ownedBySelf }
-        if let latch = building.latch { return .busy(latch) }
-        let latch = BuildLatch(owner: building.owner, attempt: building.attempt)
-        building.latch = latch
-        state.phase = .building(building)
-        return .busy(latch)
-      }
-    }
+  func claim(_ context: BuildContext) -> SlotState.Claim {
+    withState { $0.claim(by: context) }
   }
 
-  /// Ends the build under way, under the lock: moves to `phase` and finishes the latch of
-  /// whoever waits, if anyone does.
-  func finish(_ outcome: BuildLatch.Outcome, _ phase: Phase, in state: inout NodeState)
-    -> DispatchGroup?
-  {
-    guard case .building(let building) = state.phase else {
-      preconditionFailure("\(key) finished a build it was not running")
+  /// Publishes the value a build wrote, ends the build, wakes its waiters and hands queued work
+  /// its value.
+  func publish(_ destination: consuming ValueDestination, attempt: Int) {
+    value.publish(destination)
+    let ending = withState { $0.built(attempt: attempt) }
+    ending.wake?.leave()
+    var batch = ending.deliver
+    while !batch.isEmpty {
+      for work in batch { work.deliver(self) }
+      batch = withState { $0.delivered() }
     }
-    state.phase = phase
-    return building.latch?.finish(outcome)
   }
 
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
   func fail(attempt: Int, _ error: DeferredError) {
-    let group = withState { state in
-      finish(.failed(error), .idle(attempts: attempt), in: &state)
-    }
-    group?.leave()
-  }
-
-}
-
-/// How a registration makes its value: it writes the value, of the registered type, to the
-/// memory it is given.
-enum Factory: Sendable {
-  case sync(@Sendable (borrowing Resolver, UnsafeMutableRawPointer) throws -> Void)
-  case async(@Sendable (AsyncResolver, UnsafeMutableRawPointer) async throws -> Void)
-
-  /// A factory of `Value`s from a closure that resolves what it needs itself. (The forms whose
-  /// parameters are the dependencies write the value themselves: one closure, not two.)
-  static func producing<Value: Sendable>(
-    _ make: @escaping @Sendable (borrowing Resolver) throws -> Value
-  ) -> Factory {
-    .sync { resolver, destination in
-      destination.initializeMemory(as: Value.self, to: try make(resolver))
-    }
-  }
-}
-
-extension AnyNode {
-  /// Memory for one value of the registered type.
-  private func allocateValue() -> UnsafeMutableRawPointer {
-    func allocate<Value>(_: Value.Type) -> UnsafeMutableRawPointer {
-      UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
-    }
-    return allocate(key.type)
-  }
-
-  /// Destroys the built value, if there is one, and frees its memory.
-  func destroyValue() {
-    guard let raw = storage.load(ordering: .acquiring) else { return }
-    func destroy<Value>(_: Value.Type) {
-      raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-    }
-    destroy(key.type)
-    raw.deallocate()
-  }
-
-  /// The built value, read as `Value` (the registered type).
-  @inline(__always)
-  func readyValue<Value>(as _: Value.Type) -> Value {
-    guard let raw = storage.load(ordering: .acquiring) else {
-      preconditionFailure("\(key) is ready but holds no value")
-    }
-    return raw.assumingMemoryBound(to: Value.self).pointee
-  }
-
-  /// Runs a synchronous factory on `context`, whose chain ends with this service, writing the
-  /// value to `destination`.
-  func make(_ context: BuildContext, into destination: UnsafeMutableRawPointer)
-    throws(DeferredError)
-  {
-    guard case .sync(let factory) = factory else {
-      throw DeferredError(.asyncService, key: key, chain: context.chain)
-    }
-    let resolver = Resolver(container: owner, context: context, dependent: self)
-    do {
-      try factory(resolver, destination)
-    } catch let error as DeferredError {
-      throw error
-    } catch {
-      throw DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
-    }
-  }
-
-  /// Runs the factory, sync or async, on `context`, whose chain ends with this service,
-  /// writing the value to `destination`.
-  func makeAsync(_ context: BuildContext, into destination: UnsafeMutableRawPointer)
-    async throws(DeferredError)
-  {
-    guard case .async(let factory) = factory else {
-      return try make(context, into: destination)
-    }
-    do {
-      try await factory(AsyncResolver(container: owner, context: context), destination)
-    } catch let error as DeferredError {
-      throw error
-    } catch {
-      throw DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
-    }
-  }
-
-  /// Runs the factory and publishes the value; on failure, fails the build and throws.
-  func build(_ context: BuildContext, attempt: Int) throws(DeferredError) {
-    let span = owner.recorder.begin(context)
-    let value = allocateValue()
-    do {
-      try make(context, into: value)
-    } catch {
-      value.deallocate()
-      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
-      fail(attempt: attempt, error)
-      throw error
-    }
-    owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
-    publish(value, attempt: attempt)
-  }
-
-  /// Runs the factory (async or not) and publishes the value; on failure, fails the build.
-  func buildAsync(_ context: BuildContext, attempt: Int) async throws(DeferredError) {
-    let span = owner.recorder.begin(context)
-    let value = allocateValue()
-    do {
-      try await makeAsync(context, into: value)
-    } catch {
-      value.deallocate()
-      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
-      fail(attempt: attempt, error)
-      throw error
-    }
-    owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
-    publish(value, attempt: attempt)
-  }
-
-  private func publish(_ value: UnsafeMutableRawPointer, attempt: Int) {
-    storage.store(value, ordering: .releasing)
-    let group = withState { state in
-      // Handed to their queues under the lock (no user code runs here), so that work handed
-      // over later, which sees `ready` and goes straight to its queue, stays behind them.
-      if !state.pending.isEmpty {
-        for item in state.pending { item.queue.async(execute: item.work) }
-        state.pending = []
-      }
-      return finish(.built, .ready(attempts: attempt), in: &state)
-    }
-    group?.leave()
+    withState { $0.failed(attempt: attempt, error) }?.leave()
   }
 
   /// Hands `work` the value on `queue` once it is built; at once if it is.
   func whenReady<Value: Sendable>(
     on queue: DispatchQueue, _ work: @escaping @Sendable (Value) -> Void
   ) {
-    let deliver: @Sendable () -> Void = { [self] in
-      // Handed out: a service warmed up for this work was not warmed up for nothing.
-      wasResolved.store(true, ordering: .relaxed)
-      work(readyValue(as: Value.self))
+    receive(
+      [
+        PendingWork(queue: queue) { node in
+          // Handed out: a service warmed up for this work was not warmed up for nothing.
+          node.wasResolved.store(true, ordering: .relaxed)
+          work(node.value.read(as: Value.self))
+        }
+      ], ahead: false)
+  }
+
+  private func receive(_ work: [PendingWork], ahead: Bool) {
+    switch withState({ $0.receive(work, ahead: ahead) }) {
+    case .queued: break
+    case .now: for item in work { item.deliver(self) }
+    case .forward(let replacement): replacement.receive(work, ahead: ahead)
     }
-    withState { state in
-      guard case .ready = state.phase, state.pending.isEmpty else {
-        state.pending.append((queue, deliver))
-        return
-      }
-      queue.async(execute: deliver)
-    }
+  }
+
+  /// Retires this registration in favour of `replacement`, if it was never built nor is being
+  /// built, and hands it the work queued here. Returns whether it did.
+  func retire(replacedBy replacement: AnyNode) -> Bool {
+    // One node's lock at a time: the two may share a lock.
+    guard let work = withState({ $0.retire(replacedBy: replacement) }) else { return false }
+    if !work.isEmpty { replacement.receive(work, ahead: true) }
+    return true
   }
 
   /// A fresh node for the same registration, owned by `container` (a child that must build it
@@ -334,52 +158,20 @@ extension AnyNode {
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
       factory: factory)
   }
+}
 
-  /// Resolves this node, of type `Value`, when it is not built yet, or is transient.
-  func resolveSlow<Value>(_ context: BuildContext, as _: Value.Type) throws(DeferredError)
-    -> Value
-  {
-    switch scope {
-    case .singleton:
-      try ensureReady(context)
-      return readyValue(as: Value.self)
-    case .transient:
-      // A transient whose declared dependencies are all built needs no walk of the graph.
-      if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
-      context.chain.append(key)
-      let span = owner.recorder.begin(context, transient: true)
-      defer {
-        owner.recorder.endTransient(span, self, context)
-        context.chain.removeLast()
-      }
-      let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-      defer { value.deallocate() }
-      try make(context, into: value)
-      return value.move()
-    }
-  }
+/// How a registration makes its value: it writes the value, of the registered type, to the
+/// destination it is given.
+enum Factory: Sendable {
+  case sync(@Sendable (borrowing Resolver, borrowing ValueDestination) throws -> Void)
+  case async(@Sendable (AsyncResolver, borrowing ValueDestination) async throws -> Void)
 
-  /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
-  /// transient.
-  func resolveSlowAsync<Value>(_ context: BuildContext, as _: Value.Type)
-    async throws(DeferredError) -> Value
-  {
-    try await ensureReadyAsync(context)
-    switch scope {
-    case .singleton:
-      return readyValue(as: Value.self)
-    case .transient:
-      context.chain.append(key)
-      let span = owner.recorder.begin(context, transient: true)
-      defer {
-        owner.recorder.endTransient(span, self, context)
-        context.chain.removeLast()
-      }
-      let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-      defer { value.deallocate() }
-      try await makeAsync(context, into: value)
-      return value.move()
-    }
+  /// A factory of `Value`s from a closure that resolves what it needs itself. (The forms whose
+  /// parameters are the dependencies write the value themselves: one closure, not two.)
+  static func producing<Value: Sendable>(
+    _ make: @escaping @Sendable (borrowing Resolver) throws -> Value
+  ) -> Factory {
+    .sync { resolver, destination in destination.initialize(to: try make(resolver)) }
   }
 }
 
@@ -396,18 +188,17 @@ enum NodeLocks {
   nonisolated(unsafe) private static let mutexes: UnsafeMutableRawPointer = {
     let mutexes = UnsafeMutableRawPointer.allocate(byteCount: count * stride, alignment: 64)
     for index in 0..<count {
-      let mutex = (mutexes + index * stride).bindMemory(to: pthread_mutex_t.self, capacity: 1)
-      mutex.initialize(to: pthread_mutex_t())
-      initializeMutex(mutex)
+      RawMutex.initialize(
+        (mutexes + index * stride).bindMemory(to: pthread_mutex_t.self, capacity: 1))
     }
     return mutexes
   }()
 
   @inline(__always)
-  static func mutex(for node: AnyNode) -> UnsafeMutablePointer<pthread_mutex_t> {
+  static func mutex(for node: AnyNode) -> RawMutex {
     // Objects are 16-byte aligned: the bits above those pick the lock.
     let address = UInt(bitPattern: ObjectIdentifier(node))
     let index = Int((address >> 4) % UInt(count))
-    return (mutexes + index * stride).assumingMemoryBound(to: pthread_mutex_t.self)
+    return RawMutex((mutexes + index * stride).assumingMemoryBound(to: pthread_mutex_t.self))
   }
 }

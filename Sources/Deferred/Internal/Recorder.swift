@@ -122,6 +122,13 @@ final class Recorder: Sendable {
     }
   }
 
+  /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
+  /// time is not a build's.
+  func discard(_ span: Span?, _ context: BuildContext) {
+    guard span != nil else { return }
+    _ = context.nested.popLast()
+  }
+
   /// Records the end of the build begun with `span`.
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
@@ -159,12 +166,16 @@ final class Recorder: Sendable {
     builds[0].append(record)
   }
 
-  /// Records that `context` waited from `start` until now for a build of `node`.
+  /// Records that `context` waited from `start` until now for a build of `node`. The wait
+  /// counts as nested time of the build `context` is running, if any: it is part of that
+  /// build's inclusive time, not of its self time.
   func waited(for node: AnyNode, attempt: Int, by context: BuildContext, since start: UInt64) {
     guard isEnabled else { return }
+    let end = clock.now()
+    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= end &- start }
     let wait = RawWait(
       node: node, attempt: attempt, waiter: context.thread, waiterService: context.chain.last,
-      start: start, end: clock.now())
+      start: start, end: end)
     waits.withLock { $0.append(wait) }
   }
 
@@ -183,15 +194,15 @@ final class Recorder: Sendable {
 /// the runtime build its storage class on a launch's first build.
 final class BuildLog: @unchecked Sendable {
   private static let chunkSize = 256
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let mutexMemory = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private var mutex: RawMutex { RawMutex(mutexMemory) }
   /// Guarded by `mutex`: full chunks, then the one being filled.
   @exclusivity(unchecked) private var chunks = RawStack<UnsafeMutablePointer<RawBuild>>()
   /// Guarded by `mutex`: how many records the last chunk holds.
   @exclusivity(unchecked) private var lastCount = 0
 
   init() {
-    mutex.initialize(to: pthread_mutex_t())
-    initializeMutex(mutex)
+    RawMutex.initialize(mutexMemory)
   }
 
   deinit {
@@ -200,14 +211,13 @@ final class BuildLog: @unchecked Sendable {
       chunk.deinitialize(count: index == chunks.count - 1 ? lastCount : Self.chunkSize)
       chunk.deallocate()
     }
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    RawMutex.destroy(mutexMemory)
+    mutexMemory.deallocate()
   }
 
   func append(_ record: consuming RawBuild) {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    mutex.lock()
+    defer { mutex.unlock() }
     if chunks.isEmpty || lastCount == Self.chunkSize {
       chunks.append(.allocate(capacity: Self.chunkSize))
       lastCount = 0
@@ -218,8 +228,8 @@ final class BuildLog: @unchecked Sendable {
 
   /// Everything logged, oldest first.
   var all: [RawBuild] {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    mutex.lock()
+    defer { mutex.unlock() }
     var all: [RawBuild] = []
     for index in 0..<chunks.count {
       let count = index == chunks.count - 1 ? lastCount : Self.chunkSize

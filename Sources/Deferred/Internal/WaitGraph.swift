@@ -22,28 +22,23 @@ enum WaitGraph {
   static func wait(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext, limit: Duration?
   ) throws(DeferredError) {
-    try enter(node, context)
-    let start = node.owner.recorder.clock.now()
-    let outcome = latch.wait(for: node, limit: limit)
-    leave(context)
-    node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
-    try check(outcome, node, latch, context)
+    let start = try enter(node, context)
+    try leave(node, latch, context, since: start, latch.wait(for: node, limit: limit))
   }
 
   /// Suspends until `latch` finishes, on behalf of `context`, blocking no thread.
   static func waitAsync(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext
   ) async throws(DeferredError) {
-    try enter(node, context)
-    let start = node.owner.recorder.clock.now()
-    let outcome = await latch.outcome(for: node)
-    leave(context)
-    node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
-    try check(outcome, node, latch, context)
+    let start = try enter(node, context)
+    try leave(node, latch, context, since: start, await latch.outcome(for: node))
   }
 
-  /// Records that `context` waits for `node`, unless that would close a cycle.
-  private static func enter(_ node: AnyNode, _ context: BuildContext) throws(DeferredError) {
+  /// Records that `context` waits for `node`, unless that would close a cycle, tells the
+  /// container's wait observer, and returns when the wait began.
+  private static func enter(_ node: AnyNode, _ context: BuildContext) throws(DeferredError)
+    -> UInt64
+  {
     try waits.withLock { waits throws(DeferredError) in
       var loop = context.chain + [node.key]
       var target = node
@@ -62,16 +57,21 @@ enum WaitGraph {
       }
       waits[ObjectIdentifier(context)] = Wait(node: node, chain: context.chain)
     }
-    node.owner.waitObserver.withLock { $0 }?(node.key)
+    node.owner.tellWaitObserver(
+      WaitEvent(
+        service: node.key.description, thread: context.thread.name,
+        waitingService: context.chain.last?.description))
+    return node.owner.recorder.clock.now()
   }
 
-  private static func leave(_ context: BuildContext) {
-    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
-  }
-
-  private static func check(
-    _ outcome: BuildLatch.Outcome?, _ node: AnyNode, _ latch: BuildLatch, _ context: BuildContext
+  /// Ends the wait of `context` for `latch` with `outcome` (`nil`: it timed out), records it,
+  /// and throws if the build did not succeed.
+  private static func leave(
+    _ node: AnyNode, _ latch: BuildLatch, _ context: BuildContext, since start: UInt64,
+    _ outcome: BuildLatch.Outcome?
   ) throws(DeferredError) {
+    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+    node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     switch outcome {
     case nil:
       throw DeferredError(

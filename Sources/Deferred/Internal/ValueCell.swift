@@ -1,0 +1,121 @@
+import Synchronization
+
+/// The one home of a service's value in raw memory: the cell of a node, holding its built
+/// singleton, and the destinations factories write values into.
+///
+/// A node is one non-generic class for every service type (Docs/Design.md, "One node per
+/// singleton"), so the value lives in memory the cell allocates for one value of the node's
+/// type, published once with release ordering and read with acquire ordering.
+///
+/// Safety (Docs/Design.md, "Memory safety"): memory is allocated for exactly `type`; a value is
+/// written to it only through ``ValueDestination/initialize(to:)``, which checks the type in
+/// debug builds; it is published at most once; it is read only as the type that keyed the
+/// lookup (a node is found by its key, whose type is its value's type), and freed only when the
+/// node is, when no reader can hold it.
+struct ValueCell: ~Copyable {
+  /// The value's type.
+  let type: Any.Type
+  private let published = Atomic<UnsafeMutableRawPointer?>(nil)
+
+  init(type: Any.Type) {
+    self.type = type
+  }
+
+  deinit {
+    guard let raw = published.load(ordering: .acquiring) else { return }
+    ValueDestination(raw: raw, type: type).destroy()
+  }
+
+  /// Whether the value is built and published.
+  @inline(__always)
+  var isSet: Bool { published.load(ordering: .acquiring) != nil }
+
+  /// The published value, or `nil` before it is.
+  @inline(__always)
+  var reference: ValueReference? {
+    published.load(ordering: .acquiring).map(ValueReference.init)
+  }
+
+  /// Fresh memory for one value of the cell's type, for a factory to write to.
+  func destination() -> ValueDestination {
+    ValueDestination.allocate(type)
+  }
+
+  /// Publishes a value a factory wrote to `destination`: from now on readers see it.
+  func publish(_ destination: consuming ValueDestination) {
+    precondition(
+      published.load(ordering: .relaxed) == nil, "a service's value was published twice")
+    published.store(destination.raw, ordering: .releasing)
+  }
+
+  /// The value, read as `Value`; the cell must be set.
+  func read<Value>(as _: Value.Type) -> Value {
+    assert(Value.self == type, "read \(type) as \(Value.self)")
+    guard let reference else { preconditionFailure("\(type) read before it was built") }
+    return reference.load(as: Value.self)
+  }
+}
+
+/// A published value, as the resolve hot path hands it to the inlined generic caller.
+///
+/// It is not generic, so finding it needs no type metadata at run time; the caller knows the
+/// type (the one the service was looked up by) and copies the value out.
+@usableFromInline
+struct ValueReference {
+  @usableFromInline let raw: UnsafeMutableRawPointer
+
+  init(_ raw: UnsafeMutableRawPointer) {
+    self.raw = raw
+  }
+
+  /// A copy of the value, of `Value`, the type the service was looked up by.
+  @inlinable @inline(__always)
+  func load<Value>(as _: Value.Type) -> Value {
+    raw.assumingMemoryBound(to: Value.self).pointee
+  }
+}
+
+/// Memory for one value of a known type, which a factory initialises.
+///
+/// Made by a node's cell (a singleton's value, published once built) or for one transient value
+/// (moved out once made).
+struct ValueDestination: ~Copyable, @unchecked Sendable {
+  fileprivate let raw: UnsafeMutableRawPointer
+  let type: Any.Type
+
+  /// Memory for one value of `type`, not initialised.
+  static func allocate(_ type: Any.Type) -> ValueDestination {
+    func allocate<Value>(_: Value.Type) -> UnsafeMutableRawPointer {
+      UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+    }
+    return ValueDestination(raw: allocate(type), type: type)
+  }
+
+  /// Writes the value; `Value` must be the destination's type.
+  func initialize<Value>(to value: consuming Value) {
+    assert(Value.self == type, "wrote \(Value.self) where \(type) belongs")
+    raw.initializeMemory(as: Value.self, to: value)
+  }
+
+  /// Moves the value out, and frees the memory.
+  consuming func take<Value>(as _: Value.Type) -> Value {
+    assert(Value.self == type, "took \(type) as \(Value.self)")
+    defer { raw.deallocate() }
+    return raw.assumingMemoryBound(to: Value.self).move()
+  }
+
+  /// Frees memory that holds no value (the factory threw).
+  consuming func discard() {
+    raw.deallocate()
+  }
+
+  /// Destroys the value in it and frees the memory.
+  fileprivate consuming func destroy() {
+    func deinitialize<Value>(_: Value.Type, _ raw: UnsafeMutableRawPointer) {
+      raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+    }
+    let type: Any.Type = type
+    deinitialize(type, raw)
+    raw.deallocate()
+  }
+}
