@@ -18,6 +18,8 @@ import Synchronization
 /// Its mutable properties are `@exclusivity(unchecked)`: only the context's own thread or task
 /// touches them, so the runtime's dynamic exclusivity checks (a call each access, several
 /// accesses a build) would guard against nothing.
+///
+/// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
   @exclusivity(unchecked) var chain: [AnyServiceKey] = []

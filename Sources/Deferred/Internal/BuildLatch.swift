@@ -7,6 +7,9 @@ import Dispatch
 /// lock of the node it builds (``AnyNode/withState(_:)``), which every transition takes anyway. The
 /// Dispatch group waiters block on is made only when the first of them arrives: most builds
 /// have no waiter, and pay for none.
+///
+/// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
+/// safety").
 final class BuildLatch: @unchecked Sendable {
   indirect enum Outcome: Sendable {
     case built

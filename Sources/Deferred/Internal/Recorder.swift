@@ -192,6 +192,8 @@ final class Recorder: Sendable {
 /// A record is moved in, never copied (a copy would retain and release its references), into
 /// chunks of memory of the log's own: growing moves nothing, and no `Array` of records makes
 /// the runtime build its storage class on a launch's first build.
+///
+/// Safety: its chunks are touched only under its mutex (Docs/Design.md, "Memory safety").
 final class BuildLog: @unchecked Sendable {
   private static let chunkSize = 256
   private let mutexMemory = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

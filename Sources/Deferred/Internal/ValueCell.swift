@@ -79,6 +79,9 @@ struct ValueReference {
 ///
 /// Made by a node's cell (a singleton's value, published once built) or for one transient value
 /// (moved out once made).
+///
+/// Safety: it is not copyable, so one factory at a time writes to it (Docs/Design.md, "Memory
+/// safety").
 struct ValueDestination: ~Copyable, @unchecked Sendable {
   fileprivate let raw: UnsafeMutableRawPointer
   let type: Any.Type
