@@ -1,4 +1,3 @@
-import DeferredDemoKit
 import Dispatch
 import Synchronization
 import Testing
