@@ -11,8 +11,9 @@ let package = Package(
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
     .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
-    .testTarget(
-      name: "DeferredTests", dependencies: ["Deferred", "DeferredDemoKit"], exclude: ["Golden"]),
+    .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
+    // The demo's services, wiring and commands: apart, so that the library's tests need only it.
+    .testTarget(name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredDemoKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,10 @@
 /// What one initializer cost: one build of one singleton, in a ``LaunchReport``.
 ///
-/// Times are nanoseconds; `start` is an offset from the process start.
+/// `start` and `end` are offsets from the process start. The container records whole
+/// nanoseconds, and the JSON form (``LaunchReport/json(pretty:)``, or `Codable`) keeps them.
 public struct BuildRecord: Sendable, Hashable {
   /// How a build ended.
-  public enum Outcome: String, Sendable, Hashable {
+  public enum Outcome: String, Sendable, Hashable, CaseIterable, Codable {
     /// The value was built and cached.
     case built
     /// The factory, or one it needed, threw; see ``BuildRecord/error``.
@@ -14,10 +15,10 @@ public struct BuildRecord: Sendable, Hashable {
 
   /// The service, as its key prints.
   public var service: String
-  /// Its priority in this launch, such as `critical` or `afterFirstFrame(utility)`.
-  public var priority: String
-  /// How the build came about: `launch`, `scheduled` (a deferred job) or `onDemand`.
-  public var trigger: String
+  /// Its priority in this launch (resolved: never one that depends on the launch).
+  public var priority: Priority
+  /// How the build came about.
+  public var trigger: BuildTrigger
   /// The service whose build needed this one, if any.
   public var requestedBy: String?
   /// The thread that ran the factory.
@@ -25,20 +26,20 @@ public struct BuildRecord: Sendable, Hashable {
   /// Whether that was the main thread.
   public var isMainThread: Bool
   /// For a scheduled build: the quality of service of its queue.
-  public var qos: String?
+  public var qos: QualityOfService?
   /// For a scheduled build: how long it waited in the queue before it started.
-  public var queued: UInt64?
+  public var queued: Duration?
   /// When it started, from the process start.
-  public var start: UInt64
+  public var start: Duration
   /// How long it took, including the builds it caused.
-  public var duration: UInt64
+  public var duration: Duration
   /// How long it took itself: ``duration`` less the builds it caused.
-  public var selfDuration: UInt64
+  public var selfDuration: Duration
   /// The CPU time its thread used meanwhile (less than ``duration`` when it was blocked), where
   /// the clock measures it.
-  public var cpu: UInt64?
+  public var cpu: Duration?
   /// How long other threads spent waiting for this build, all together.
-  public var waited: UInt64
+  public var waited: Duration
   /// The threads (and the services they were building) that waited for it.
   public var waiters: [String]
   /// How it ended.
@@ -69,10 +70,10 @@ public struct BuildRecord: Sendable, Hashable {
   ///   - error: The error, if it failed.
   ///   - attempt: Which attempt it was.
   public init(
-    service: String, priority: String, trigger: String, requestedBy: String? = nil,
-    thread: String, isMainThread: Bool, qos: String? = nil, queued: UInt64? = nil,
-    start: UInt64, duration: UInt64, selfDuration: UInt64, cpu: UInt64? = nil,
-    waited: UInt64 = 0, waiters: [String] = [], outcome: Outcome, error: String? = nil,
+    service: String, priority: Priority, trigger: BuildTrigger, requestedBy: String? = nil,
+    thread: String, isMainThread: Bool, qos: QualityOfService? = nil, queued: Duration? = nil,
+    start: Duration, duration: Duration, selfDuration: Duration, cpu: Duration? = nil,
+    waited: Duration = .zero, waiters: [String] = [], outcome: Outcome, error: String? = nil,
     attempt: Int
   ) {
     self.service = service
@@ -95,10 +96,72 @@ public struct BuildRecord: Sendable, Hashable {
   }
 
   /// When it ended, from the process start.
-  public var end: UInt64 { start + duration }
+  public var end: Duration { start + duration }
 
-  /// The launch phase of its priority: `critical`, `afterFirstFrame`, `idle` or `onDemand`.
-  public var phase: String {
-    String(priority.prefix { $0 != "(" })
+  /// The stage of the launch its priority puts it in (reports group builds by it).
+  public var stage: LaunchStage { priority.stage }
+}
+
+extension BuildRecord: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case service, priority, idleDelayNs, trigger, requestedBy, thread, mainThread, qos, queuedNs,
+      startNs, durationNs, selfNs, cpuNs, waitedNs, waiters, outcome, error, attempt
+  }
+
+  /// Reads a record in the shape of the report's JSON schema (`Docs/ReportSchema.md`).
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` for a missing field or a value of the wrong kind.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try values.decode(String.self, forKey: .priority)
+    let delay = try values.decodeNanosecondsIfPresent(forKey: .idleDelayNs)
+    guard let priority = Priority(reportName: name, idleDelay: delay) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .priority, in: values, debugDescription: "not a priority: \(name)")
+    }
+    self.init(
+      service: try values.decode(String.self, forKey: .service), priority: priority,
+      trigger: try values.decode(BuildTrigger.self, forKey: .trigger),
+      requestedBy: try values.decodeIfPresent(String.self, forKey: .requestedBy),
+      thread: try values.decode(String.self, forKey: .thread),
+      isMainThread: try values.decodeIfPresent(Bool.self, forKey: .mainThread) ?? false,
+      qos: try values.decodeIfPresent(QualityOfService.self, forKey: .qos),
+      queued: try values.decodeNanosecondsIfPresent(forKey: .queuedNs),
+      start: try values.decodeNanoseconds(forKey: .startNs),
+      duration: try values.decodeNanoseconds(forKey: .durationNs),
+      selfDuration: try values.decodeNanoseconds(forKey: .selfNs),
+      cpu: try values.decodeNanosecondsIfPresent(forKey: .cpuNs),
+      waited: try values.decodeNanosecondsIfPresent(forKey: .waitedNs) ?? .zero,
+      waiters: try values.decodeIfPresent([String].self, forKey: .waiters) ?? [],
+      outcome: try values.decode(Outcome.self, forKey: .outcome),
+      error: try values.decodeIfPresent(String.self, forKey: .error),
+      attempt: try values.decodeIfPresent(Int.self, forKey: .attempt) ?? 1)
+  }
+
+  /// Writes the record in the shape of the report's JSON schema: times in whole nanoseconds.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: CodingKeys.self)
+    try values.encode(service, forKey: .service)
+    try values.encode(priority.description, forKey: .priority)
+    try values.encodeNanosecondsIfPresent(priority.idleDelay, forKey: .idleDelayNs)
+    try values.encode(trigger, forKey: .trigger)
+    try values.encode(requestedBy, forKey: .requestedBy)
+    try values.encode(thread, forKey: .thread)
+    try values.encode(isMainThread, forKey: .mainThread)
+    try values.encode(qos, forKey: .qos)
+    try values.encodeNanoseconds(queued, forKey: .queuedNs)
+    try values.encodeNanoseconds(start, forKey: .startNs)
+    try values.encodeNanoseconds(duration, forKey: .durationNs)
+    try values.encodeNanoseconds(selfDuration, forKey: .selfNs)
+    try values.encodeNanoseconds(cpu, forKey: .cpuNs)
+    try values.encodeNanoseconds(waited, forKey: .waitedNs)
+    try values.encode(waiters, forKey: .waiters)
+    try values.encode(outcome, forKey: .outcome)
+    try values.encode(error, forKey: .error)
+    try values.encode(attempt, forKey: .attempt)
   }
 }

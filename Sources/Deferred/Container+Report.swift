@@ -10,11 +10,11 @@ extension Container {
   /// - Returns: The report.
   public func launchReport(criticalShareLimit: Double = 0.5) -> LaunchReport {
     let start = clock.processStart
-    func offset(_ time: UInt64) -> UInt64 {
-      time > start.nanoseconds ? time - start.nanoseconds : 0
+    func offset(_ time: UInt64) -> Duration {
+      Duration(nanoseconds: time > start.nanoseconds ? time - start.nanoseconds : 0)
     }
     let milestoneTimes = launchState.withLock { $0.milestones }
-    var milestones = [Milestone(.processStart, at: 0)]
+    var milestones = [Milestone(.processStart, at: .zero)]
     let steps: [(Milestone.Kind, UInt64?)] = [
       (.launchBegan, milestoneTimes.launchBegan), (.criticalReady, milestoneTimes.criticalReady),
       (.firstFrame, milestoneTimes.firstFrame), (.fullyReady, milestoneTimes.fullyReady),
@@ -26,12 +26,12 @@ extension Container {
       let node: ObjectIdentifier
       let attempt: Int
     }
-    var waited: [WaitKey: (total: UInt64, who: [String])] = [:]
+    var waited: [WaitKey: (total: Duration, who: [String])] = [:]
     for wait in waits {
       let key = WaitKey(node: ObjectIdentifier(wait.node), attempt: wait.attempt)
       let who = wait.waiterService.map { "\($0) on \(wait.waiter.name)" } ?? wait.waiter.name
-      waited[key, default: (0, [])].total += wait.end &- wait.start
-      waited[key, default: (0, [])].who.append(who)
+      waited[key, default: (.zero, [])].total += Duration(nanoseconds: wait.end &- wait.start)
+      waited[key, default: (.zero, [])].who.append(who)
     }
 
     // By start; builds that started at the same reading keep the order they were logged in.
@@ -44,6 +44,7 @@ extension Container {
     var builds: [BuildRecord] = []
     for build in ordered {
       let duration = build.end &- build.start
+      let selfDuration = duration > build.nested ? duration - build.nested : 0
       let name = build.node.key.description
       let wait = waited[WaitKey(node: ObjectIdentifier(build.node), attempt: build.attempt)]
       var outcome = BuildRecord.Outcome.built
@@ -57,25 +58,28 @@ extension Container {
       }
       builds.append(
         BuildRecord(
-          service: name, priority: build.priority.description, trigger: build.trigger.rawValue,
+          service: name, priority: build.priority, trigger: build.trigger,
           requestedBy: build.requestedBy?.description, thread: build.thread.name,
-          isMainThread: build.thread.isMain, qos: build.qos?.description, queued: build.queued,
-          start: offset(build.start), duration: duration,
-          selfDuration: duration > build.nested ? duration - build.nested : 0, cpu: build.cpu,
-          waited: wait?.total ?? 0, waiters: wait?.who ?? [], outcome: outcome, error: error,
-          attempt: build.attempt))
+          isMainThread: build.thread.isMain, qos: build.qos,
+          queued: build.queued.map(Duration.init(nanoseconds:)), start: offset(build.start),
+          duration: Duration(nanoseconds: duration),
+          selfDuration: Duration(nanoseconds: selfDuration),
+          cpu: build.cpu.map(Duration.init(nanoseconds:)), waited: wait?.total ?? .zero,
+          waiters: wait?.who ?? [], outcome: outcome, error: error, attempt: build.attempt))
     }
 
     let transients = transientStats.map { stats in
       let samples = stats.samples.sorted()
       return TransientRecord(
-        service: stats.node.key.description, count: stats.count, total: stats.total,
-        median: samples.isEmpty ? 0 : samples[samples.count / 2], max: stats.max)
+        service: stats.node.key.description, count: stats.count,
+        total: Duration(nanoseconds: stats.total),
+        median: Duration(nanoseconds: samples.isEmpty ? 0 : samples[samples.count / 2]),
+        max: Duration(nanoseconds: stats.max))
     }.sorted { $0.service < $1.service }
 
     var hazards: [Hazard] = []
     for wait in waits where wait.waiter.isMain {
-      let duration = wait.end &- wait.start
+      let duration = Duration(nanoseconds: wait.end &- wait.start)
       hazards.append(
         Hazard(
           kind: .mainThreadWait, service: wait.node.key.description,
@@ -91,7 +95,7 @@ extension Container {
           Hazard(
             kind: .promoted, service: name,
             detail: "\(name) (\(build.priority)) was built before the first frame\(by).",
-            duration: build.end &- build.start))
+            duration: Duration(nanoseconds: build.end &- build.start)))
       }
       // Only the latest build of a service says whether it is still unused or unasked for.
       if build.trigger == .scheduled, lastBuild[ObjectIdentifier(build.node)] == index {
@@ -101,7 +105,7 @@ extension Container {
             Hazard(
               kind: .unusedWarmUp, service: name,
               detail: "\(name) was built in the background but nothing has used it yet.",
-              duration: build.end &- build.start))
+              duration: Duration(nanoseconds: build.end &- build.start)))
         case .failed(let failure):
           hazards.append(
             Hazard(
@@ -113,12 +117,13 @@ extension Container {
       }
     }
     let critical = LaunchReport(
-      processStart: start.source, processStartPrecision: start.precision, milestones: milestones,
+      processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
+      milestones: milestones,
       builds: []
     ).criticalPhase
-    if let critical, critical > 0 {
-      for build in builds where build.trigger == Trigger.launch.rawValue {
-        let share = Double(build.selfDuration) / Double(critical)
+    if let critical, critical > .zero {
+      for build in builds where build.trigger == .launch {
+        let share = build.selfDuration / critical
         guard share > criticalShareLimit else { continue }
         hazards.append(
           Hazard(
@@ -136,7 +141,8 @@ extension Container {
       if !needs.isEmpty { dependencies[node.key.description] = needs }
     }
     return LaunchReport(
-      processStart: start.source, processStartPrecision: start.precision, milestones: milestones,
+      processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
+      milestones: milestones,
       builds: builds, transients: transients, hazards: hazards, dependencies: dependencies)
   }
 }

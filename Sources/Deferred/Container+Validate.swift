@@ -1,11 +1,11 @@
 extension Container {
-  /// Checks the dependency graph without running any factory, and returns every problem found.
+  /// Checks the dependency graph without running any factory, and returns every issue found.
   ///
-  /// It reports each dependency that has no registration (with the service that needs it and
-  /// the closest registered names), each cycle (with its whole loop), and each critical service
-  /// that needs one that is not critical (which is then built before the first frame too). Dependencies come from
-  /// the factories' parameters; for factories that resolve what they need themselves, from
-  /// what they resolved in past builds.
+  /// Errors, which make a build fail: each dependency that has no registration (with the
+  /// service that needs it and the closest registered names), and each cycle (with its whole
+  /// loop). Warnings: each critical service that needs one that is not critical (which is then
+  /// built before the first frame too). Dependencies come from the factories' parameters; for
+  /// factories that resolve what they need themselves, from what they resolved in past builds.
   ///
   /// ```swift
   /// @Test func graphIsValid() {
@@ -13,26 +13,29 @@ extension Container {
   /// }
   /// ```
   ///
-  /// - Returns: The problems, empty when the graph is sound; in a stable order.
-  public func validate() -> [DeferredError] {
+  /// - Returns: The issues, empty when the graph is sound: the errors, missing services then
+  ///   cycles, then the warnings; in a stable order.
+  public func validate() -> [ValidationIssue] {
     let nodes = currentTable().nodes
     let roots = nodes.sorted { $0.key.description < $1.key.description }.map(\.value)
-    var problems: [DeferredError] = []
+    var problems: [ValidationIssue] = []
     for node in roots {
       for dependency in node.knownDependencies where node.owner.node(for: dependency) == nil {
-        problems.append(node.owner.missing(dependency, chain: [node.key]))
+        problems.append(ValidationIssue(.error, node.owner.missing(dependency, chain: [node.key])))
       }
     }
-    problems += cycles(from: roots)
+    problems += cycles(from: roots).map { ValidationIssue(.error, $0) }
     for node in roots where node.scope == .singleton && node.priority.isCritical {
       for dependency in node.knownDependencies {
         guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
           continue
         }
         problems.append(
-          DeferredError(
-            .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
-            detail: needed.priority.description))
+          ValidationIssue(
+            .warning,
+            DeferredError(
+              .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
+              detail: needed.priority.description)))
       }
     }
     return problems

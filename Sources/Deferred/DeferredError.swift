@@ -40,8 +40,9 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     public static let launchOrder = Code("launchOrder")
     /// The container was shut down: it builds and hands out nothing any more.
     public static let shutDown = Code("shutDown")
-    /// From ``Container/validate()``: a critical service depends on one that is not critical,
-    /// so that one is built before the first frame too.
+    /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a critical
+    /// service depends on one that is not critical, so that one is built before the first
+    /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
 
     /// The code's name, such as `missingService`.

@@ -1,7 +1,7 @@
 /// Something in a launch worth fixing, named by a ``LaunchReport``.
 public struct Hazard: Sendable, Hashable, CustomStringConvertible {
   /// The kind of hazard.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The main thread waited for a build on another thread.
     case mainThreadWait
     /// A service that is not critical was built before the first frame, because a critical one
@@ -22,8 +22,8 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
   public var service: String
   /// What happened, in a sentence.
   public var detail: String
-  /// How long it cost, in nanoseconds, where that applies.
-  public var duration: UInt64?
+  /// How long it cost, where that applies.
+  public var duration: Duration?
 
   /// Creates a hazard.
   ///
@@ -31,8 +31,8 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
   ///   - kind: The kind.
   ///   - service: The service it is about.
   ///   - detail: What happened.
-  ///   - duration: What it cost, in nanoseconds.
-  public init(kind: Kind, service: String, detail: String, duration: UInt64? = nil) {
+  ///   - duration: What it cost.
+  public init(kind: Kind, service: String, detail: String, duration: Duration? = nil) {
     self.kind = kind
     self.service = service
     self.detail = detail
@@ -41,4 +41,35 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
 
   /// The sentence that says what happened.
   public var description: String { detail }
+}
+
+extension Hazard: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case kind, service, detail, durationNs
+  }
+
+  /// Reads a hazard in the shape of the report's JSON schema.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` for a missing field or a value of the wrong kind.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      kind: try values.decode(Kind.self, forKey: .kind),
+      service: try values.decode(String.self, forKey: .service),
+      detail: try values.decode(String.self, forKey: .detail),
+      duration: try values.decodeNanosecondsIfPresent(forKey: .durationNs))
+  }
+
+  /// Writes the hazard in the shape of the report's JSON schema.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: CodingKeys.self)
+    try values.encode(kind, forKey: .kind)
+    try values.encode(service, forKey: .service)
+    try values.encode(detail, forKey: .detail)
+    try values.encodeNanoseconds(duration, forKey: .durationNs)
+  }
 }

@@ -37,19 +37,49 @@ public struct LaunchBudget: Sendable, Hashable {
 
 /// A limit of a ``LaunchBudget`` that a launch broke, with the records that broke it.
 public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
-  /// Which limit: `firstFrame`, `criticalPhase`, `criticalInitializer` or `mainThreadWaits`.
-  public var rule: String
-  /// The limit, in nanoseconds (zero for `mainThreadWaits`).
-  public var limit: UInt64
-  /// What the launch took, in nanoseconds.
-  public var actual: UInt64
+  /// The limits of a ``LaunchBudget``.
+  public enum Rule: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// ``LaunchBudget/firstFrame``.
+    case firstFrame
+    /// ``LaunchBudget/criticalPhase``.
+    case criticalPhase
+    /// ``LaunchBudget/criticalInitializer``.
+    case criticalInitializer
+    /// ``LaunchBudget/mainThreadWaits``.
+    case mainThreadWaits
+
+    /// The rule's name: the name of the budget's property.
+    public var description: String { rawValue }
+  }
+
+  /// Which limit.
+  public var rule: Rule
+  /// The limit (zero for ``Rule/mainThreadWaits``).
+  public var limit: Duration
+  /// What the launch took: for a limit whose milestone has not happened, `Duration`'s largest
+  /// whole number of nanoseconds.
+  public var actual: Duration
   /// The services that broke it, costliest first.
   public var services: [String]
+
+  /// Creates a violation.
+  ///
+  /// - Parameters:
+  ///   - rule: Which limit.
+  ///   - limit: The limit.
+  ///   - actual: What the launch took.
+  ///   - services: The services that broke it, costliest first.
+  public init(rule: Rule, limit: Duration, actual: Duration, services: [String] = []) {
+    self.rule = rule
+    self.limit = limit
+    self.actual = actual
+    self.services = services
+  }
 
   /// What was broken, by how much, and by whom.
   public var description: String {
     let who = services.isEmpty ? "" : " (\(services.joined(separator: ", ")))"
-    if rule == "mainThreadWaits" {
+    if rule == .mainThreadWaits {
       return "The main thread waited \(milliseconds(actual)) for other threads' builds\(who)."
     }
     return "\(rule): \(milliseconds(actual)) is over the budget of \(milliseconds(limit))\(who)."
@@ -64,33 +94,35 @@ extension LaunchReport {
   ///   within budget. A limit whose milestone has not happened yet counts as broken.
   public func check(_ budget: LaunchBudget) -> [BudgetViolation] {
     var violations: [BudgetViolation] = []
-    let critical = builds.filter { $0.trigger == "launch" }.sorted {
+    let critical = builds.filter { $0.trigger == .launch }.sorted {
       $0.selfDuration > $1.selfDuration
     }
-    if let limit = budget.firstFrame?.nanoseconds {
-      let actual = offset(of: .firstFrame) ?? .max
+    // What a limit whose milestone has not happened is over by: as much as there is.
+    let never = Duration.nanoseconds(Int64.max)
+    if let limit = budget.firstFrame {
+      let actual = offset(of: .firstFrame) ?? never
       if actual > limit {
         violations.append(
           BudgetViolation(
-            rule: "firstFrame", limit: limit, actual: actual,
+            rule: .firstFrame, limit: limit, actual: actual,
             services: critical.prefix(3).map(\.service)))
       }
     }
-    if let limit = budget.criticalPhase?.nanoseconds {
-      let actual = criticalPhase ?? .max
+    if let limit = budget.criticalPhase {
+      let actual = criticalPhase ?? never
       if actual > limit {
         violations.append(
           BudgetViolation(
-            rule: "criticalPhase", limit: limit, actual: actual,
+            rule: .criticalPhase, limit: limit, actual: actual,
             services: critical.prefix(3).map(\.service)))
       }
     }
-    if let limit = budget.criticalInitializer?.nanoseconds {
+    if let limit = budget.criticalInitializer {
       let over = critical.filter { $0.selfDuration > limit }
       if let worst = over.first {
         violations.append(
           BudgetViolation(
-            rule: "criticalInitializer", limit: limit, actual: worst.selfDuration,
+            rule: .criticalInitializer, limit: limit, actual: worst.selfDuration,
             services: over.map(\.service)))
       }
     }
@@ -99,8 +131,8 @@ extension LaunchReport {
       if !waits.isEmpty {
         violations.append(
           BudgetViolation(
-            rule: "mainThreadWaits", limit: 0, actual: waits.compactMap(\.duration).reduce(0, +),
-            services: waits.map(\.service)))
+            rule: .mainThreadWaits, limit: .zero,
+            actual: waits.compactMap(\.duration).reduce(.zero, +), services: waits.map(\.service)))
       }
     }
     return violations

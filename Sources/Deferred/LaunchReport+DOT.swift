@@ -1,7 +1,8 @@
 extension LaunchReport {
   /// The dependency graph in Graphviz DOT, each service labelled with its priority and the time
   /// its build took, and the critical path in red: the chain of dependencies whose builds took
-  /// longest in all.
+  /// longest in all. Every service built or failed is a node, with edges or without; a service
+  /// whose latest build failed is outlined in dashes and labelled `failed`.
   ///
   /// ```sh
   /// dot -Tsvg graph.dot -o graph.svg
@@ -9,16 +10,22 @@ extension LaunchReport {
   ///
   /// - Returns: The DOT text.
   public func dot() -> String {
-    var cost: [String: UInt64] = [:]
-    var priority: [String: String] = [:]
-    for build in builds where build.outcome == .built {
-      cost[build.service, default: 0] += build.selfDuration
+    var cost: [String: Duration] = [:]
+    var priority: [String: Priority] = [:]
+    var failed: Set<String> = []
+    for build in builds where build.outcome != .cancelled {
       priority[build.service] = build.priority
+      if build.outcome == .built {
+        cost[build.service, default: .zero] += build.selfDuration
+        failed.remove(build.service)
+      } else {
+        failed.insert(build.service)
+      }
     }
-    let services = Set(dependencies.keys).union(dependencies.values.joined()).union(cost.keys)
-      .sorted()
+    let services = Set(dependencies.keys).union(dependencies.values.joined())
+      .union(priority.keys).sorted()
     // Longest path by build time, over the dependency graph (iteratively, memoised).
-    var best: [String: (total: UInt64, next: String?)] = [:]
+    var best: [String: (total: Duration, next: String?)] = [:]
     for root in services {
       var stack: [(String, Bool)] = [(root, false)]
       var onPath: Set<String> = []
@@ -28,7 +35,9 @@ extension LaunchReport {
         if expanded {
           onPath.remove(service)
           let next = needs.filter { best[$0] != nil }.max { best[$0]!.total < best[$1]!.total }
-          best[service] = ((cost[service] ?? 0) + (next.flatMap { best[$0]?.total } ?? 0), next)
+          best[service] = (
+            (cost[service] ?? .zero) + (next.flatMap { best[$0]?.total } ?? .zero), next
+          )
         } else {
           onPath.insert(service)
           stack.append((service, true))
@@ -39,7 +48,10 @@ extension LaunchReport {
       }
     }
     var path: [String] = []
-    var cursor = services.max { (best[$0]?.total ?? 0, $1) < (best[$1]?.total ?? 0, $0) }
+    // No path when nothing took any time (nothing was built, say).
+    var cursor = services.max {
+      (best[$0]?.total ?? .zero, $1) < (best[$1]?.total ?? .zero, $0)
+    }.flatMap { (best[$0]?.total ?? .zero) > .zero ? $0 : nil }
     while let service = cursor, !path.contains(service) {
       path.append(service)
       cursor = best[service]?.next
@@ -58,8 +70,10 @@ extension LaunchReport {
       var label = service
       if let priority = priority[service] { label += "\n\(priority)" }
       if let time = cost[service] { label += "\n\(milliseconds(time))" }
-      let style =
+      if failed.contains(service) { label += "\nfailed" }
+      var style =
         onCritical.contains(service) ? ", color=red, penwidth=2, fillcolor=\"#fde8e8\"" : ""
+      if failed.contains(service) { style += ", style=\"rounded,filled,dashed\"" }
       lines.append("  \(quoted(service)) [label=\(quoted(label))\(style)];")
     }
     for service in services {

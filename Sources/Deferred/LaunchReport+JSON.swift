@@ -3,7 +3,8 @@ extension LaunchReport {
   public static let jsonSchema = "deferred.launch-report/1"
 
   /// The whole report as JSON, in the documented schema `deferred.launch-report/1`
-  /// (`Docs/ReportSchema.md`); ``init(json:)`` reads it back.
+  /// (`Docs/ReportSchema.md`); ``init(json:)`` reads it back. It is the shape the report's
+  /// `Codable` conformance reads and writes too.
   ///
   /// - Parameter pretty: Indent the output, two spaces a level.
   /// - Returns: The JSON text.
@@ -21,12 +22,12 @@ extension LaunchReport {
     guard root["schema"]?.string == Self.jsonSchema else {
       throw fail("not a \(Self.jsonSchema) document")
     }
-    func uint(_ value: JSONValue?, _ field: String) throws(JSONError) -> UInt64 {
+    func nanoseconds(_ value: JSONValue?, _ field: String) throws(JSONError) -> Duration {
       guard let number = value?.int, number >= 0 else { throw fail("missing \(field)") }
-      return UInt64(number)
+      return .nanoseconds(number)
     }
-    func optionalUInt(_ value: JSONValue?) -> UInt64? {
-      value?.int.flatMap { $0 >= 0 ? UInt64($0) : nil }
+    func optionalNanoseconds(_ value: JSONValue?) -> Duration? {
+      value?.int.flatMap { $0 >= 0 ? .nanoseconds($0) : nil }
     }
     func text(_ value: JSONValue?, _ field: String) throws(JSONError) -> String {
       guard let string = value?.string else { throw fail("missing \(field)") }
@@ -39,24 +40,37 @@ extension LaunchReport {
       guard let kind = item["name"]?.string.flatMap(Milestone.Kind.init) else {
         throw fail("bad milestone")
       }
-      milestones.append(Milestone(kind, at: try uint(item["offsetNs"], "offsetNs")))
+      milestones.append(Milestone(kind, at: try nanoseconds(item["offsetNs"], "offsetNs")))
     }
     var builds: [BuildRecord] = []
     for item in root["builds"]?.array ?? [] {
       guard let outcome = item["outcome"]?.string.flatMap(BuildRecord.Outcome.init) else {
         throw fail("bad outcome")
       }
+      guard let trigger = item["trigger"]?.string.flatMap(BuildTrigger.init) else {
+        throw fail("bad trigger")
+      }
+      let priorityName = try text(item["priority"], "priority")
+      guard
+        let priority = Priority(
+          reportName: priorityName, idleDelay: optionalNanoseconds(item["idleDelayNs"]))
+      else { throw fail("bad priority \(priorityName)") }
+      var qos: QualityOfService?
+      if let name = item["qos"]?.string {
+        guard let value = QualityOfService(rawValue: name) else { throw fail("bad qos \(name)") }
+        qos = value
+      }
       builds.append(
         BuildRecord(
-          service: try text(item["service"], "service"),
-          priority: try text(item["priority"], "priority"),
-          trigger: try text(item["trigger"], "trigger"), requestedBy: item["requestedBy"]?.string,
-          thread: try text(item["thread"], "thread"),
-          isMainThread: item["mainThread"]?.bool ?? false, qos: item["qos"]?.string,
-          queued: optionalUInt(item["queuedNs"]), start: try uint(item["startNs"], "startNs"),
-          duration: try uint(item["durationNs"], "durationNs"),
-          selfDuration: try uint(item["selfNs"], "selfNs"), cpu: optionalUInt(item["cpuNs"]),
-          waited: optionalUInt(item["waitedNs"]) ?? 0,
+          service: try text(item["service"], "service"), priority: priority, trigger: trigger,
+          requestedBy: item["requestedBy"]?.string, thread: try text(item["thread"], "thread"),
+          isMainThread: item["mainThread"]?.bool ?? false, qos: qos,
+          queued: optionalNanoseconds(item["queuedNs"]),
+          start: try nanoseconds(item["startNs"], "startNs"),
+          duration: try nanoseconds(item["durationNs"], "durationNs"),
+          selfDuration: try nanoseconds(item["selfNs"], "selfNs"),
+          cpu: optionalNanoseconds(item["cpuNs"]),
+          waited: optionalNanoseconds(item["waitedNs"]) ?? .zero,
           waiters: (item["waiters"]?.array ?? []).compactMap(\.string), outcome: outcome,
           error: item["error"]?.string, attempt: Int(item["attempt"]?.int ?? 1)))
     }
@@ -65,9 +79,9 @@ extension LaunchReport {
       transients.append(
         TransientRecord(
           service: try text(item["service"], "service"), count: Int(item["count"]?.int ?? 0),
-          total: try uint(item["totalNs"], "totalNs"),
-          median: try uint(item["medianNs"], "medianNs"),
-          max: try uint(item["maxNs"], "maxNs")))
+          total: try nanoseconds(item["totalNs"], "totalNs"),
+          median: try nanoseconds(item["medianNs"], "medianNs"),
+          max: try nanoseconds(item["maxNs"], "maxNs")))
     }
     var hazards: [Hazard] = []
     for item in root["hazards"]?.array ?? [] {
@@ -77,7 +91,8 @@ extension LaunchReport {
       hazards.append(
         Hazard(
           kind: kind, service: try text(item["service"], "service"),
-          detail: try text(item["detail"], "detail"), duration: optionalUInt(item["durationNs"])))
+          detail: try text(item["detail"], "detail"),
+          duration: optionalNanoseconds(item["durationNs"])))
     }
     var dependencies: [String: [String]] = [:]
     for item in root["dependencies"]?.array ?? [] {
@@ -86,14 +101,14 @@ extension LaunchReport {
     }
     self.init(
       processStart: source,
-      processStartPrecision: try uint(root["processStart"]?["precisionNs"], "precisionNs"),
+      processStartPrecision: try nanoseconds(root["processStart"]?["precisionNs"], "precisionNs"),
       milestones: milestones, builds: builds, transients: transients, hazards: hazards,
       dependencies: dependencies)
   }
 
   var jsonValue: JSONValue {
-    func number(_ value: UInt64) -> JSONValue { .int(Int64(clamping: value)) }
-    func optional(_ value: UInt64?) -> JSONValue { value.map(number) ?? .null }
+    func number(_ value: Duration) -> JSONValue { .int(value.jsonNanoseconds) }
+    func optional(_ value: Duration?) -> JSONValue { value.map(number) ?? .null }
     func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
     return .object([
       ("schema", .string(Self.jsonSchema)),
@@ -115,14 +130,14 @@ extension LaunchReport {
         "builds",
         .array(
           builds.map { build in
-            .object([
+            var members: [(String, JSONValue)] = [
               ("service", .string(build.service)),
-              ("priority", .string(build.priority)),
-              ("trigger", .string(build.trigger)),
+              ("priority", .string(build.priority.description)),
+              ("trigger", .string(build.trigger.rawValue)),
               ("requestedBy", optional(build.requestedBy)),
               ("thread", .string(build.thread)),
               ("mainThread", .bool(build.isMainThread)),
-              ("qos", optional(build.qos)),
+              ("qos", optional(build.qos?.rawValue)),
               ("queuedNs", optional(build.queued)),
               ("startNs", number(build.start)),
               ("durationNs", number(build.duration)),
@@ -133,7 +148,12 @@ extension LaunchReport {
               ("outcome", .string(build.outcome.rawValue)),
               ("error", optional(build.error)),
               ("attempt", .int(Int64(build.attempt))),
-            ])
+            ]
+            // The priority's name rounds an idle delay: the exact delay follows it.
+            if let delay = build.priority.idleDelay {
+              members.insert(("idleDelayNs", number(delay)), at: 2)
+            }
+            return .object(members)
           })
       ),
       (

@@ -15,10 +15,12 @@ extension LaunchReport {
     let top = 74.0
     let plot = Double(width) - gutter - right
     let endTime = max(
-      builds.map(\.end).max() ?? 0, milestones.map(\.offset).max() ?? 0, 1_000_000)
+      builds.map(\.end.nanoseconds).max() ?? 0, milestones.map(\.offset.nanoseconds).max() ?? 0,
+      1_000_000)
     let step = Self.tickStep(for: endTime)
     let span = Double((endTime + step - 1) / step * step)
     func x(_ nanoseconds: UInt64) -> Double { gutter + Double(nanoseconds) / span * plot }
+    func x(_ time: Duration) -> Double { x(time.nanoseconds) }
 
     // Rows: the main thread first, then threads in order of their first build.
     var threads: [String] = []
@@ -31,7 +33,7 @@ extension LaunchReport {
     var lanesOf: [String: [[BuildRecord]]] = [:]
     for build in builds.sorted(by: { ($0.start, $1.duration) < ($1.start, $0.duration) }) {
       var lanes = lanesOf[build.thread, default: []]
-      if let index = lanes.firstIndex(where: { ($0.last?.end ?? 0) <= build.start }) {
+      if let index = lanes.firstIndex(where: { ($0.last?.end ?? .zero) <= build.start }) {
         lanes[index].append(build)
       } else {
         lanes.append([build])
@@ -58,7 +60,8 @@ extension LaunchReport {
       "<text x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Launch timeline</text>")
     // Legend.
     var legendX = gutter
-    for (phase, colour) in Self.phaseColours {
+    for stage in LaunchStage.allCases {
+      let (phase, colour) = (stage.description, Self.colour(of: stage))
       svg.append(
         "<rect x=\"\(f(legendX))\" y=\"12\" width=\"12\" height=\"12\" rx=\"2\" fill=\"\(colour)\"/>"
       )
@@ -109,7 +112,7 @@ extension LaunchReport {
           let barY = (rowTop[thread] ?? top) + Double(lane) * laneHeight
           let barX = x(build.start)
           let barWidth = max(1.5, x(build.end) - barX)
-          let colour = Self.phaseColours.first { $0.0 == build.phase }?.1 ?? "#7f7f7f"
+          let colour = Self.colour(of: build.stage)
           let failed = build.outcome != .built
           let stroke =
             failed
@@ -140,9 +143,9 @@ extension LaunchReport {
     }) {
       for hazard in hazards where hazard.kind == .mainThreadWait {
         guard let duration = hazard.duration,
-          let build = builds.last(where: { $0.service == hazard.service && $0.waited > 0 })
+          let build = builds.last(where: { $0.service == hazard.service && $0.waited > .zero })
         else { continue }
-        let start = build.end > duration ? build.end - duration : 0
+        let start = build.end > duration ? build.end - duration : .zero
         let barY = (rowTop[mainThread] ?? top) + 2
         svg.append(
           "<g><title>\(escape(hazard.detail))</title><rect x=\"\(f(x(start)))\" y=\"\(f(barY))\""
@@ -174,10 +177,15 @@ extension LaunchReport {
     return svg.joined(separator: "\n") + "\n"
   }
 
-  static let phaseColours: [(String, String)] = [
-    ("critical", "#d1495b"), ("afterFirstFrame", "#2e86ab"), ("idle", "#3f9e4d"),
-    ("onDemand", "#8e6bbf"),
-  ]
+  /// The colour of a stage's bars.
+  static func colour(of stage: LaunchStage) -> String {
+    switch stage {
+    case .critical: "#d1495b"
+    case .afterFirstFrame: "#2e86ab"
+    case .idle: "#3f9e4d"
+    case .onDemand: "#8e6bbf"
+    }
+  }
 
   /// A round tick step (1, 2 or 5 times a power of ten, in nanoseconds) for about 10 ticks.
   static func tickStep(for span: UInt64) -> UInt64 {

@@ -25,9 +25,9 @@ extension LaunchReport {
       case .unknown: "unknown: offsets count from the container"
       }
     let precision =
-      switch processStartPrecision {
+      switch processStartPrecision.nanoseconds {
       case 0: ""
-      case ..<100_000: ", ±\(processStartPrecision / 1_000) µs"
+      case let nanoseconds where nanoseconds < 100_000: ", ±\(nanoseconds / 1_000) µs"
       default: ", ±\(milliseconds(processStartPrecision))"
       }
     lines.append("Milestones (process start \(source)\(precision))")
@@ -35,23 +35,22 @@ extension LaunchReport {
       lines.append(
         "  " + pad(milestone.kind.title, 16) + padLeft(milliseconds(milestone.offset), 12))
     }
-    let phases = ["critical", "afterFirstFrame", "idle", "onDemand"]
-    for phase in phases {
-      let group = builds.filter { $0.phase == phase }.sorted {
+    for stage in LaunchStage.allCases {
+      let group = builds.filter { $0.stage == stage }.sorted {
         ($0.duration, $1.service) > ($1.duration, $0.service)
       }
       guard !group.isEmpty else { continue }
-      let total = group.reduce(UInt64(0)) { $0 + $1.selfDuration }
+      let total = group.reduce(Duration.zero) { $0 + $1.selfDuration }
       lines.append("")
       lines.append(
-        "\(phase): \(group.count) build\(group.count == 1 ? "" : "s"), \(milliseconds(total))")
+        "\(stage): \(group.count) build\(group.count == 1 ? "" : "s"), \(milliseconds(total))")
       let rows = group.map { build -> [String] in
-        var trigger = build.trigger
+        var trigger = build.trigger.description
         if let by = build.requestedBy { trigger += " for \(by)" }
         var notes: [String] = []
         if build.outcome != .built { notes.append(build.outcome.rawValue) }
         if build.attempt > 1 { notes.append("attempt \(build.attempt)") }
-        if build.waited > 0 { notes.append("others waited \(milliseconds(build.waited))") }
+        if build.waited > .zero { notes.append("others waited \(milliseconds(build.waited))") }
         if let queued = build.queued { notes.append("queued \(milliseconds(queued))") }
         return [
           build.service, milliseconds(build.duration), milliseconds(build.selfDuration),

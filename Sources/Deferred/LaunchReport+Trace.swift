@@ -14,44 +14,44 @@ extension LaunchReport {
       threads.append(name)
       return Int64(threads.count)
     }
-    func micros(_ nanoseconds: UInt64) -> JSONValue { .double(Double(nanoseconds) / 1_000) }
+    func micros(_ time: Duration) -> JSONValue { .double(Double(time.nanoseconds) / 1_000) }
+    func millis(_ time: Duration) -> JSONValue { .double(Double(time.nanoseconds) / 1_000_000) }
     var events: [JSONValue] = []
     let main = builds.first { $0.isMainThread }?.thread ?? "main"
     _ = tid(main)
     for build in builds {
       var args: [(String, JSONValue)] = [
-        ("priority", .string(build.priority)), ("trigger", .string(build.trigger)),
-        ("self_ms", .double(Double(build.selfDuration) / 1_000_000)),
+        ("priority", .string(build.priority.description)),
+        ("trigger", .string(build.trigger.description)), ("self_ms", millis(build.selfDuration)),
         ("outcome", .string(build.outcome.rawValue)), ("attempt", .int(Int64(build.attempt))),
       ]
       if let by = build.requestedBy { args.append(("requested_by", .string(by))) }
-      if let cpu = build.cpu { args.append(("cpu_ms", .double(Double(cpu) / 1_000_000))) }
-      if let qos = build.qos { args.append(("qos", .string(qos))) }
-      if let queued = build.queued {
-        args.append(("queued_ms", .double(Double(queued) / 1_000_000)))
-      }
-      if build.waited > 0 {
-        args.append(("others_waited_ms", .double(Double(build.waited) / 1_000_000)))
+      if let cpu = build.cpu { args.append(("cpu_ms", millis(cpu))) }
+      if let qos = build.qos { args.append(("qos", .string(qos.description))) }
+      if let queued = build.queued { args.append(("queued_ms", millis(queued))) }
+      if build.waited > .zero {
+        args.append(("others_waited_ms", millis(build.waited)))
         args.append(("waiters", .array(build.waiters.map(JSONValue.string))))
       }
       if let error = build.error { args.append(("error", .string(error))) }
       events.append(
         .object([
-          ("name", .string(build.service)), ("cat", .string(build.phase)), ("ph", .string("X")),
+          ("name", .string(build.service)), ("cat", .string(build.stage.description)),
+          ("ph", .string("X")),
           ("ts", micros(build.start)), ("dur", micros(build.duration)), ("pid", .int(1)),
           ("tid", .int(tid(build.thread))), ("args", .object(args)),
         ]))
     }
     for hazard in hazards where hazard.kind == .mainThreadWait {
       guard let duration = hazard.duration,
-        let build = builds.last(where: { $0.service == hazard.service && $0.waited > 0 })
+        let build = builds.last(where: { $0.service == hazard.service && $0.waited > .zero })
       else { continue }
       // The main thread's wait ends when the build it waited for ends.
       let end = build.end
       events.append(
         .object([
           ("name", .string("wait for \(hazard.service)")), ("cat", .string("wait")),
-          ("ph", .string("X")), ("ts", micros(end > duration ? end - duration : 0)),
+          ("ph", .string("X")), ("ts", micros(end > duration ? end - duration : .zero)),
           ("dur", micros(duration)), ("pid", .int(1)), ("tid", .int(tid(main))),
           ("args", .object([("detail", .string(hazard.detail))])),
         ]))

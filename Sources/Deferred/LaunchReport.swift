@@ -13,12 +13,13 @@
 /// #expect(report.check(LaunchBudget(firstFrame: .milliseconds(400))).isEmpty)
 /// ```
 ///
-/// Every time is in nanoseconds; offsets count from the process start.
+/// Times are `Duration`s; offsets (a milestone's, a build's start) count from the process
+/// start. The report is `Codable`, in the shape ``json(pretty:)`` writes.
 public struct LaunchReport: Sendable, Hashable {
   /// Where the process start came from, and how precise it is.
   public var processStart: ProcessStart.Source
-  /// The precision of the process start, in nanoseconds.
-  public var processStartPrecision: UInt64
+  /// The precision of the process start.
+  public var processStartPrecision: Duration
   /// The steps of the launch that have happened, in order.
   public var milestones: [Milestone]
   /// Every build of a singleton, in the order they started.
@@ -34,14 +35,14 @@ public struct LaunchReport: Sendable, Hashable {
   ///
   /// - Parameters:
   ///   - processStart: Where the process start came from.
-  ///   - processStartPrecision: How precise it is, in nanoseconds.
+  ///   - processStartPrecision: How precise it is.
   ///   - milestones: The steps of the launch.
   ///   - builds: Every singleton build.
   ///   - transients: Transient services.
   ///   - hazards: What is worth fixing.
   ///   - dependencies: The dependency graph.
   public init(
-    processStart: ProcessStart.Source, processStartPrecision: UInt64, milestones: [Milestone],
+    processStart: ProcessStart.Source, processStartPrecision: Duration, milestones: [Milestone],
     builds: [BuildRecord], transients: [TransientRecord] = [], hazards: [Hazard] = [],
     dependencies: [String: [String]] = [:]
   ) {
@@ -55,16 +56,86 @@ public struct LaunchReport: Sendable, Hashable {
   }
 
   /// When `kind` happened, from the process start, if it has.
-  public func offset(of kind: Milestone.Kind) -> UInt64? {
+  public func offset(of kind: Milestone.Kind) -> Duration? {
     milestones.first { $0.kind == kind }?.offset
   }
 
   /// How long the critical phase took: from ``Milestone/Kind/launchBegan`` to
   /// ``Milestone/Kind/criticalReady``.
-  public var criticalPhase: UInt64? {
+  public var criticalPhase: Duration? {
     guard let begin = offset(of: .launchBegan), let end = offset(of: .criticalReady) else {
       return nil
     }
     return end - begin
+  }
+}
+
+extension LaunchReport: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case schema, processStart, milestones, builds, transients, hazards, dependencies
+  }
+
+  private enum ProcessStartKeys: String, CodingKey {
+    case source, precisionNs
+  }
+
+  private enum DependencyKeys: String, CodingKey {
+    case service, dependsOn
+  }
+
+  /// Reads a report in the shape of its JSON schema, ``jsonSchema``: what ``json(pretty:)``
+  /// writes.
+  ///
+  /// - Parameter decoder: The decoder.
+  /// - Throws: `DecodingError` for a document of another schema, a missing field or a value of
+  ///   the wrong kind.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    let schema = try values.decode(String.self, forKey: .schema)
+    guard schema == Self.jsonSchema else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .schema, in: values, debugDescription: "not a \(Self.jsonSchema) document")
+    }
+    let start = try values.nestedContainer(keyedBy: ProcessStartKeys.self, forKey: .processStart)
+    var dependencies: [String: [String]] = [:]
+    if values.contains(.dependencies) {
+      var list = try values.nestedUnkeyedContainer(forKey: .dependencies)
+      while !list.isAtEnd {
+        let item = try list.nestedContainer(keyedBy: DependencyKeys.self)
+        dependencies[try item.decode(String.self, forKey: .service)] =
+          try item.decodeIfPresent([String].self, forKey: .dependsOn) ?? []
+      }
+    }
+    self.init(
+      processStart: try start.decode(ProcessStart.Source.self, forKey: .source),
+      processStartPrecision: try start.decodeNanoseconds(forKey: .precisionNs),
+      milestones: try values.decodeIfPresent([Milestone].self, forKey: .milestones) ?? [],
+      builds: try values.decodeIfPresent([BuildRecord].self, forKey: .builds) ?? [],
+      transients: try values.decodeIfPresent([TransientRecord].self, forKey: .transients) ?? [],
+      hazards: try values.decodeIfPresent([Hazard].self, forKey: .hazards) ?? [],
+      dependencies: dependencies)
+  }
+
+  /// Writes the report in the shape of its JSON schema, ``jsonSchema``: times in whole
+  /// nanoseconds, dependencies sorted by service.
+  ///
+  /// - Parameter encoder: The encoder.
+  /// - Throws: What the encoder throws.
+  public func encode(to encoder: any Encoder) throws {
+    var values = encoder.container(keyedBy: CodingKeys.self)
+    try values.encode(Self.jsonSchema, forKey: .schema)
+    var start = values.nestedContainer(keyedBy: ProcessStartKeys.self, forKey: .processStart)
+    try start.encode(processStart, forKey: .source)
+    try start.encodeNanoseconds(processStartPrecision, forKey: .precisionNs)
+    try values.encode(milestones, forKey: .milestones)
+    try values.encode(builds, forKey: .builds)
+    try values.encode(transients, forKey: .transients)
+    try values.encode(hazards, forKey: .hazards)
+    var list = values.nestedUnkeyedContainer(forKey: .dependencies)
+    for service in dependencies.keys.sorted() {
+      var item = list.nestedContainer(keyedBy: DependencyKeys.self)
+      try item.encode(service, forKey: .service)
+      try item.encode(dependencies[service] ?? [], forKey: .dependsOn)
+    }
   }
 }

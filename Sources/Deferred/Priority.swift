@@ -94,6 +94,11 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// For an idle priority: how long after the first frame it waits.
+  var idleDelay: Duration? {
+    if case .idle(let delay) = kind { delay } else { nil }
+  }
+
   /// The quality of service of the queue that builds it in the background.
   var qos: QualityOfService {
     switch kind {
@@ -116,8 +121,41 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+extension Priority {
+  /// Reads a priority as ``description`` writes it, as in a report; `idleDelay`, if given, is
+  /// an idle priority's exact delay (the name rounds it). `nil` for a priority that depends on
+  /// the launch, or for a name that is none.
+  init?(reportName name: String, idleDelay: Duration? = nil) {
+    func argument(of function: String) -> Substring? {
+      guard name.hasPrefix(function + "("), name.hasSuffix(")") else { return nil }
+      return name.dropFirst(function.count + 1).dropLast()
+    }
+    switch name {
+    case "critical": self = .critical
+    case "onDemand": self = .onDemand
+    default:
+      if let qos = argument(of: "afterFirstFrame").flatMap({
+        QualityOfService(rawValue: String($0))
+      }) {
+        self = .afterFirstFrame(qos)
+      } else if let delay = argument(of: "idle") {
+        // `Duration`'s description: "10.0 seconds".
+        guard
+          let exact = idleDelay
+            ?? delay.split(separator: " ").first.flatMap({ Double($0) }).map(Duration.seconds)
+        else { return nil }
+        self = .idle(after: exact)
+      } else {
+        return nil
+      }
+    }
+  }
+}
+
 /// The quality of service of the background queues that build deferred services.
-public enum QualityOfService: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum QualityOfService: String, Sendable, Hashable, CaseIterable, Codable,
+  CustomStringConvertible
+{
   /// Work the user is waiting for.
   case userInitiated
   /// Work the user is not waiting for but will see the result of.
@@ -126,13 +164,7 @@ public enum QualityOfService: Sendable, Hashable, CaseIterable, CustomStringConv
   case background
 
   /// The name of the class, as shown in reports.
-  public var description: String {
-    switch self {
-    case .userInitiated: "userInitiated"
-    case .utility: "utility"
-    case .background: "background"
-    }
-  }
+  public var description: String { rawValue }
 }
 
 /// A fact about one launch that priorities may depend on, such as ``restoringState``.

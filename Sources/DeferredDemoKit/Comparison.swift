@@ -3,12 +3,12 @@ import Deferred
 /// Launches of both modes, each in a fresh process, and their times to the first frame and to
 /// full readiness, counted from each process's spawn.
 public struct Comparison: Sendable, Hashable {
-  /// One launch's times, in nanoseconds from its spawn.
+  /// One launch's times, from its spawn.
   public struct Sample: Sendable, Hashable {
     /// When the first frame was on screen.
-    public let firstFrame: UInt64
+    public let firstFrame: Duration
     /// When every scheduled service was built.
-    public let fullyReady: UInt64
+    public let fullyReady: Duration
     /// Deferred's own time in `launch()`, in nanoseconds a service it built: the launch's
     /// duration less its factories' own time, over the services built.
     public let launchOverhead: Double
@@ -19,7 +19,7 @@ public struct Comparison: Sendable, Hashable {
     ///   - firstFrame: When the first frame was on screen.
     ///   - fullyReady: When every scheduled service was built.
     ///   - launchOverhead: Deferred's own time in `launch()`, in nanoseconds a service.
-    public init(firstFrame: UInt64, fullyReady: UInt64, launchOverhead: Double) {
+    public init(firstFrame: Duration, fullyReady: Duration, launchOverhead: Double) {
       self.firstFrame = firstFrame
       self.fullyReady = fullyReady
       self.launchOverhead = launchOverhead
@@ -51,10 +51,10 @@ public struct Comparison: Sendable, Hashable {
       guard let began = report.offset(of: .launchBegan),
         let ready = report.offset(of: .criticalReady)
       else { return nil }
-      let builds = report.builds.filter { $0.trigger == "launch" }
+      let builds = report.builds.filter { $0.trigger == .launch }
       guard !builds.isEmpty else { return nil }
-      let factories = builds.reduce(0) { $0 + $1.selfDuration }
-      return (Double(ready) - Double(began) - Double(factories)) / Double(builds.count)
+      let factories = builds.reduce(Duration.zero) { $0 + $1.selfDuration }
+      return (ready - began - factories) / .nanoseconds(1) / Double(builds.count)
     }
   }
 
@@ -111,12 +111,12 @@ public struct Comparison: Sendable, Hashable {
 
   /// The statistics of one mode's times to the first frame, in milliseconds.
   public func firstFrame(_ mode: LaunchMode) -> Statistics {
-    Statistics(samples[mode, default: []].map { Double($0.firstFrame) / 1e6 })
+    Statistics(samples[mode, default: []].map { $0.firstFrame / .milliseconds(1) })
   }
 
   /// The statistics of one mode's times to full readiness, in milliseconds.
   public func fullyReady(_ mode: LaunchMode) -> Statistics {
-    Statistics(samples[mode, default: []].map { Double($0.fullyReady) / 1e6 })
+    Statistics(samples[mode, default: []].map { $0.fullyReady / .milliseconds(1) })
   }
 
   /// The statistics of Deferred's own time in one mode's `launch()`, in microseconds a
@@ -143,8 +143,8 @@ public struct Comparison: Sendable, Hashable {
     }
     let modes = LaunchMode.allCases.map { mode in
       let runs = samples[mode, default: []].map {
-        "{\"firstFrameMs\": \(ms(Double($0.firstFrame) / 1e6)),"
-          + " \"fullyReadyMs\": \(ms(Double($0.fullyReady) / 1e6)),"
+        "{\"firstFrameMs\": \(ms($0.firstFrame / .milliseconds(1))),"
+          + " \"fullyReadyMs\": \(ms($0.fullyReady / .milliseconds(1))),"
           + " \"launchOverheadUs\": \(ms($0.launchOverhead / 1e3))}"
       }
       return "\"\(mode)\": {\"firstFrameMs\": \(stats(firstFrame(mode))),"

@@ -21,14 +21,15 @@ public enum Format {
     return "\(sign)\(whole / divisor).\(zeros)\(fraction)"
   }
 
-  /// Nanoseconds as milliseconds: `milliseconds(12_345_678)` is `12.35 ms`.
+  /// A duration as milliseconds with `places` decimals:
+  /// `milliseconds(.nanoseconds(12_345_678), places: 2)` is `12.35 ms`.
   ///
   /// - Parameters:
-  ///   - nanoseconds: The duration.
+  ///   - duration: The duration.
   ///   - places: How many decimals.
   /// - Returns: The text, with its unit.
-  public static func milliseconds(_ nanoseconds: UInt64, places: Int = 2) -> String {
-    "\(decimal(Double(nanoseconds) / 1e6, places: places)) ms"
+  public static func milliseconds(_ duration: Duration, places: Int) -> String {
+    "\(decimal(duration / .milliseconds(1), places: places)) ms"
   }
 
   /// A duration as milliseconds: `milliseconds(.milliseconds(40))` is `40 ms`.

@@ -27,7 +27,7 @@ extension DemoCommand {
     var notes = outcome.notes
     if let installed {
       notes.append(
-        "the app's files were installed first, in \(Format.milliseconds(installed.took)):"
+        "the app's files were installed first, in \(Format.milliseconds(.nanoseconds(Int64(clamping: installed.took)), places: 2)):"
           + " that is before `launch began` (compare and the tour install them once, beforehand)")
     }
     screen.write(notes.map { " · \($0)\n" }.joined())

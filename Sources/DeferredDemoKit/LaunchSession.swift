@@ -103,20 +103,24 @@ public struct LaunchSession: Sendable {
 
     let made = edits.withLock { $0 }
     var notes: [String] = []
-    notes.append("drew the keypad in \(Format.milliseconds(drawing)) (part of the first frame)")
-    let firstFrame = report.offset(of: .firstFrame) ?? 0
-    let calculatorEnd = report.builds.first { $0.service == "Calculator" }?.end ?? 0
+    notes.append(
+      "drew the keypad in \(Format.milliseconds(.nanoseconds(Int64(clamping: drawing)), places: 2)) (part of the first frame)"
+    )
+    let firstFrame = report.offset(of: .firstFrame) ?? .zero
+    let calculatorEnd = report.builds.first { $0.service == "Calculator" }?.end ?? .zero
     let readiness =
       calculatorEnd > firstFrame
-      ? "the calculator was ready \(Format.milliseconds(calculatorEnd - firstFrame)) after"
+      ? "the calculator was ready \(Format.milliseconds(calculatorEnd - firstFrame, places: 2))"
+        + " after"
         + " the first frame: the keys waited, in order"
       : "the calculator was ready before the first frame"
     notes.append(
       "typed \(Self.typedKeys.joined()) at the first frame; \(readiness); display \(display)")
     // Edits made before sync's build ended were queued by whenReady.
     let processStart = clock.processStart.nanoseconds
-    let syncEnd = report.builds.first { $0.service == "SyncService" }?.end ?? 0
-    let early = made.filter { $0.time &- processStart < syncEnd }.count
+    let syncEnd = report.builds.first { $0.service == "SyncService" }?.end ?? .zero
+    let early = made.filter { .nanoseconds(Int64(clamping: $0.time &- processStart)) < syncEnd }
+      .count
     let lost = made.count - delivered.count
     notes.append(
       "\(made.count) edits (\(made.map(\.edit.description).joined(separator: ", "))):"

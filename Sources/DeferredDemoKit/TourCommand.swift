@@ -52,12 +52,12 @@ extension DemoCommand {
     Terminal.write("\n━━ eager against deferred ━━ times from each process's spawn\n\n")
     for (title, kind) in [("first frame", Milestone.Kind.firstFrame), ("fully ready", .fullyReady)]
     {
-      let eager = reports[.eager]?.offset(of: kind) ?? 0
-      let deferred = reports[.deferred]?.offset(of: kind) ?? 0
+      let eager = reports[.eager]?.offset(of: kind) ?? .zero
+      let deferred = reports[.deferred]?.offset(of: kind) ?? .zero
       Terminal.write(
         "  \(title)   eager \(Format.right(Format.milliseconds(eager, places: 1), 9))"
           + "   deferred \(Format.right(Format.milliseconds(deferred, places: 1), 9))"
-          + "   (\(Format.decimal(Double(deferred) / Double(max(1, eager)), places: 2))×)\n")
+          + "   (\(Format.decimal(deferred / max(.nanoseconds(1), eager), places: 2))×)\n")
     }
     #if DEBUG
       Terminal.write(

@@ -1,4 +1,3 @@
-import DeferredDemoKit
 import Dispatch
 import Synchronization
 import Testing
@@ -142,9 +141,11 @@ final class Conversions: Sendable {}
     }
     let problems = container.validate()
     #expect(problems.map(\.code) == [.criticalNeedsDeferred])
+    #expect(problems.map(\.severity) == [.warning])
+    #expect(problems.first?.service == "Storage")
     #expect(problems.first?.chain == ["Theme", "Storage"])
     #expect(
-      problems.first?.description.hasPrefix(
+      problems.first?.message.hasPrefix(
         "Theme is critical but needs Storage, needed by Theme → Storage, whose priority is"
           + " afterFirstFrame(utility)") == true)
     try container.launch()

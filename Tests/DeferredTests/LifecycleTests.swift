@@ -81,8 +81,8 @@ import Testing
       let builds = container.launchReport().builds
       let sync = try #require(builds.first { $0.service == "SyncService" })
       let storage = try #require(builds.first { $0.service == "Storage" })
-      #expect(sync.duration == 8_000_000 && sync.selfDuration == 5_000_000)
-      #expect(storage.duration == 3_000_000 && storage.requestedBy == "SyncService")
+      #expect(sync.duration == .milliseconds(8) && sync.selfDuration == .milliseconds(5))
+      #expect(storage.duration == .milliseconds(3) && storage.requestedBy == "SyncService")
       #expect(sync.start <= storage.start && storage.end <= sync.end)
     }
   }
@@ -121,7 +121,7 @@ import Testing
     _ = try container.resolve(SyncService.self)
     built.wait()
     let sync = try #require(container.launchReport().builds.first { $0.service == "SyncService" })
-    #expect(sync.duration == 10_000_000)
-    #expect(sync.selfDuration == 2_000_000)
+    #expect(sync.duration == .milliseconds(10))
+    #expect(sync.selfDuration == .milliseconds(2))
   }
 }

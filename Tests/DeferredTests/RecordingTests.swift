@@ -16,7 +16,7 @@ final class Parser: Sendable {}
 final class Formatter: Sendable {}
 
 @Suite struct RecordingTests {
-  static let ms: UInt64 = 1_000_000
+  static let ms = Duration.milliseconds(1)
 
   /// A launch whose every cost is set by advancing the manual clock inside the factories.
   static func launch() throws -> (Container, ManualScheduler) {
@@ -71,46 +71,53 @@ final class Formatter: Sendable {}
     #expect(report.processStart == .clock)
     #expect(
       report.milestones == [
-        Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 5 * ms),
-        Milestone(.criticalReady, at: 49 * ms), Milestone(.firstFrame, at: 51 * ms),
-        Milestone(.fullyReady, at: 74 * ms),
+        Milestone(.processStart, at: .zero), Milestone(.launchBegan, at: .milliseconds(5)),
+        Milestone(.criticalReady, at: .milliseconds(49)),
+        Milestone(.firstFrame, at: .milliseconds(51)),
+        Milestone(.fullyReady, at: .milliseconds(74)),
       ])
-    #expect(report.criticalPhase == 44 * ms)
+    #expect(report.criticalPhase == .milliseconds(44))
     let byService = Dictionary(uniqueKeysWithValues: report.builds.map { ($0.service, $0) })
     #expect(
       report.builds.map(\.service) == ["Fonts", "Theme", "Storage", "Network", "Catalog", "Parser"])
 
     let fonts = try #require(byService["Fonts"])
-    #expect(fonts.trigger == "launch")
+    #expect(fonts.trigger == .launch)
     #expect(fonts.requestedBy == "Theme")
-    #expect(fonts.priority == "afterFirstFrame(utility)")
-    #expect((fonts.start, fonts.duration, fonts.selfDuration) == (5 * ms, 4 * ms, 4 * ms))
+    #expect(fonts.priority == .afterFirstFrame(.utility))
+    #expect(
+      (fonts.start, fonts.duration, fonts.selfDuration) == (
+        .milliseconds(5), .milliseconds(4), .milliseconds(4)
+      ))
     #expect(fonts.cpu == nil)
     #expect(fonts.attempt == 1)
 
     let theme = try #require(byService["Theme"])
     // Theme declares Fonts: its build began when it was claimed, before Fonts was built for it,
     // so its inclusive time covers Fonts, as a resolver closure's would.
-    #expect((theme.start, theme.duration, theme.selfDuration) == (5 * ms, 34 * ms, 30 * ms))
+    #expect(
+      (theme.start, theme.duration, theme.selfDuration)
+        == (.milliseconds(5), .milliseconds(34), .milliseconds(30)))
     #expect(theme.requestedBy == nil)
     #expect(theme.qos == nil && theme.queued == nil)
 
     let network = try #require(byService["Network"])
-    #expect(network.trigger == "scheduled")
-    #expect(network.qos == "utility")
-    #expect(network.queued == 3 * ms)
-    #expect((network.start, network.duration) == (54 * ms, 20 * ms))
+    #expect(network.trigger == .scheduled)
+    #expect(network.qos == .utility)
+    #expect(network.queued == .milliseconds(3))
+    #expect((network.start, network.duration) == (.milliseconds(54), .milliseconds(20)))
 
     let catalog = try #require(byService["Catalog"])
-    #expect(catalog.trigger == "onDemand")
-    #expect((catalog.duration, catalog.selfDuration) == (12 * ms, 5 * ms))
+    #expect(catalog.trigger == .onDemand)
+    #expect((catalog.duration, catalog.selfDuration) == (.milliseconds(12), .milliseconds(5)))
     let parser = try #require(byService["Parser"])
     #expect(parser.requestedBy == "Catalog")
-    #expect((parser.start, parser.duration) == (76 * ms, 7 * ms))
+    #expect((parser.start, parser.duration) == (.milliseconds(76), .milliseconds(7)))
 
     #expect(
       report.transients == [
-        TransientRecord(service: "Formatter", count: 3, total: 3 * ms, median: ms, max: ms)
+        TransientRecord(
+          service: "Formatter", count: 3, total: .milliseconds(3), median: ms, max: ms)
       ])
     #expect(report.dependencies["Theme"] == ["Fonts"])
     #expect(report.dependencies["Catalog"] == ["Parser"])
@@ -180,7 +187,7 @@ final class Formatter: Sendable {}
     done.wait()
     let report = container.launchReport()
     let build = try #require(report.builds.first)
-    #expect(build.waited == 8 * Self.ms)
+    #expect(build.waited == .milliseconds(8))
     #expect(build.waiters.count == 1)
     // Swift Testing runs @MainActor tests on the main thread: the wait is a hazard.
     if ThreadInfo.current().isMain {
@@ -189,7 +196,7 @@ final class Formatter: Sendable {}
       #expect(
         report.hazards.first?.detail
           == "The main thread waited 8.00 ms for Storage, which another thread was building.")
-      #expect(report.check(LaunchBudget(mainThreadWaits: false)).map(\.rule) == ["mainThreadWaits"])
+      #expect(report.check(LaunchBudget(mainThreadWaits: false)).map(\.rule) == [.mainThreadWaits])
     }
   }
 
@@ -213,7 +220,7 @@ final class Formatter: Sendable {}
       LaunchBudget(
         firstFrame: .milliseconds(50), criticalPhase: .milliseconds(40),
         criticalInitializer: .milliseconds(8)))
-    #expect(broken.map(\.rule) == ["firstFrame", "criticalPhase", "criticalInitializer"])
+    #expect(broken.map(\.rule) == [.firstFrame, .criticalPhase, .criticalInitializer])
     #expect(broken[2].services == ["Theme", "Storage"])
     #expect(
       broken[0].description

@@ -10,57 +10,65 @@ import Testing
 /// Golden files for each rendering of one fixed launch. Run with `DEFERRED_UPDATE_GOLDEN=1` to
 /// write them anew, then read the diff.
 @Suite struct RenderingTests {
-  static let ms: UInt64 = 1_000_000
+  static let ms = Duration.milliseconds(1)
 
   static let report = LaunchReport(
-    processStart: .handover, processStartPrecision: 1_000,
+    processStart: .handover, processStartPrecision: .microseconds(1),
     milestones: [
-      Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 18 * ms),
-      Milestone(.criticalReady, at: 61 * ms), Milestone(.firstFrame, at: 67 * ms),
-      Milestone(.fullyReady, at: 190 * ms),
+      Milestone(.processStart, at: .zero), Milestone(.launchBegan, at: .milliseconds(18)),
+      Milestone(.criticalReady, at: .milliseconds(61)),
+      Milestone(.firstFrame, at: .milliseconds(67)),
+      Milestone(.fullyReady, at: .milliseconds(190)),
     ],
     builds: [
       BuildRecord(
-        service: "Fonts", priority: "afterFirstFrame(utility)", trigger: "launch",
-        requestedBy: "Theme", thread: "main", isMainThread: true, start: 18 * ms,
-        duration: 6 * ms, selfDuration: 6 * ms, cpu: 5 * ms, outcome: .built, attempt: 1),
-      BuildRecord(
-        service: "Theme", priority: "critical", trigger: "launch", thread: "main",
-        isMainThread: true, start: 24 * ms, duration: 30 * ms, selfDuration: 30 * ms,
-        cpu: 29 * ms, outcome: .built, attempt: 1),
-      BuildRecord(
-        service: "Storage", priority: "critical", trigger: "launch", thread: "main",
-        isMainThread: true, start: 54 * ms, duration: 7 * ms, selfDuration: 7 * ms, cpu: 2 * ms,
+        service: "Fonts", priority: .afterFirstFrame(.utility), trigger: .launch,
+        requestedBy: "Theme", thread: "main", isMainThread: true, start: .milliseconds(18),
+        duration: .milliseconds(6), selfDuration: .milliseconds(6), cpu: .milliseconds(5),
         outcome: .built, attempt: 1),
       BuildRecord(
-        service: "Network", priority: "afterFirstFrame(userInitiated)", trigger: "scheduled",
-        thread: "worker (101)", isMainThread: false, qos: "userInitiated", queued: ms / 2,
-        start: 68 * ms, duration: 40 * ms, selfDuration: 40 * ms, cpu: 3 * ms,
-        waited: 12 * ms, waiters: ["main"], outcome: .failed,
+        service: "Theme", priority: .critical, trigger: .launch, thread: "main",
+        isMainThread: true, start: .milliseconds(24), duration: .milliseconds(30),
+        selfDuration: .milliseconds(30),
+        cpu: .milliseconds(29), outcome: .built, attempt: 1),
+      BuildRecord(
+        service: "Storage", priority: .critical, trigger: .launch, thread: "main",
+        isMainThread: true, start: .milliseconds(54), duration: .milliseconds(7),
+        selfDuration: .milliseconds(7), cpu: .milliseconds(2),
+        outcome: .built, attempt: 1),
+      BuildRecord(
+        service: "Network", priority: .afterFirstFrame(.userInitiated), trigger: .scheduled,
+        thread: "worker (101)", isMainThread: false, qos: .userInitiated, queued: ms / 2,
+        start: .milliseconds(68), duration: .milliseconds(40), selfDuration: .milliseconds(40),
+        cpu: .milliseconds(3),
+        waited: .milliseconds(12), waiters: ["main"], outcome: .failed,
         error: "The factory of Network threw offline.", attempt: 1),
       BuildRecord(
-        service: "Conversions", priority: "idle(10.0 seconds)", trigger: "scheduled",
-        thread: "worker (102)", isMainThread: false, qos: "utility", queued: 2 * ms,
-        start: 70 * ms, duration: 120 * ms, selfDuration: 100 * ms, cpu: 118 * ms,
+        service: "Conversions", priority: .idle(after: .seconds(10)), trigger: .scheduled,
+        thread: "worker (102)", isMainThread: false, qos: .utility, queued: .milliseconds(2),
+        start: .milliseconds(70), duration: .milliseconds(120), selfDuration: .milliseconds(100),
+        cpu: .milliseconds(118),
         outcome: .built, attempt: 1),
       BuildRecord(
-        service: "Units \"SI\"", priority: "onDemand", trigger: "scheduled",
+        service: "Units \"SI\"", priority: .onDemand, trigger: .scheduled,
         requestedBy: "Conversions", thread: "worker (102)", isMainThread: false,
-        start: 150 * ms, duration: 20 * ms, selfDuration: 20 * ms, cpu: 20 * ms,
+        start: .milliseconds(150), duration: .milliseconds(20), selfDuration: .milliseconds(20),
+        cpu: .milliseconds(20),
         outcome: .built, attempt: 1),
     ],
     transients: [
-      TransientRecord(service: "Formatter", count: 12, total: 3 * ms, median: ms / 5, max: ms)
+      TransientRecord(
+        service: "Formatter", count: 12, total: .milliseconds(3), median: ms / 5, max: ms)
     ],
     hazards: [
       Hazard(
         kind: .promoted, service: "Fonts",
         detail: "Fonts (afterFirstFrame(utility)) was built before the first frame because Theme"
-          + " needs it.", duration: 6 * ms),
+          + " needs it.", duration: .milliseconds(6)),
       Hazard(
         kind: .mainThreadWait, service: "Network",
         detail: "The main thread waited 12.00 ms for Network, which another thread was building.",
-        duration: 12 * ms),
+        duration: .milliseconds(12)),
     ],
     dependencies: [
       "Theme": ["Fonts"], "Conversions": ["Units \"SI\"", "Storage"], "Network": ["Storage"],
@@ -85,6 +93,42 @@ import Testing
   @Test func json() throws {
     try Self.golden("report.json", Self.report.json(pretty: true))
     #expect(try LaunchReport(json: Self.report.json()) == Self.report)
+  }
+
+  /// The `Codable` conformance and the renderer agree on the shape: each reads what the other
+  /// writes back into an equal report.
+  @Test func codableReadsAndWritesTheRenderedShape() throws {
+    let decoded = try JSONDecoder().decode(
+      LaunchReport.self, from: Data(Self.report.json().utf8))
+    #expect(decoded == Self.report)
+    let encoded = try JSONEncoder().encode(Self.report)
+    #expect(try LaunchReport(json: String(decoding: encoded, as: UTF8.self)) == Self.report)
+  }
+
+  /// A document written before `idleDelayNs` existed still reads: the delay from the text.
+  @Test func jsonWithoutIdleDelayTakesItFromThePriority() throws {
+    let json = Self.report.json()
+    let older = json.replacing("\"idleDelayNs\":10000000000,", with: "")
+    #expect(older.count < json.count)
+    #expect(try LaunchReport(json: older) == Self.report)
+  }
+
+  /// Typed values survive the round trip exactly, even where their text rounds them.
+  @Test func jsonKeepsExactIdleDelaysAndEveryTrigger() throws {
+    let builds = BuildTrigger.allCases.enumerated().map { index, trigger in
+      BuildRecord(
+        service: "S\(index)", priority: .idle(after: .milliseconds(100 + index)),
+        trigger: trigger, thread: "main", isMainThread: true, qos: .background,
+        start: .nanoseconds(index), duration: .nanoseconds(7), selfDuration: .nanoseconds(3),
+        outcome: .cancelled, attempt: 0)
+    }
+    let report = LaunchReport(
+      processStart: .clock, processStartPrecision: .zero,
+      milestones: [Milestone(.processStart, at: .zero)], builds: builds)
+    #expect(try LaunchReport(json: report.json()) == report)
+    #expect(
+      try JSONDecoder().decode(LaunchReport.self, from: Data(report.json().utf8)) == report)
+    #expect(report.builds.map(\.stage) == [.idle, .idle, .idle])
   }
 
   @Test func chromeTrace() throws {
@@ -119,16 +163,18 @@ import Testing
       builds.append(
         BuildRecord(
           service: "Service\(index)",
-          priority: index < 20 ? "critical" : "afterFirstFrame(utility)",
-          trigger: index < 20 ? "launch" : "scheduled",
+          priority: index < 20 ? .critical : .afterFirstFrame(.utility),
+          trigger: index < 20 ? .launch : .scheduled,
           thread: index < 20 ? "main" : "w\(index % 4)",
-          isMainThread: index < 20, start: UInt64(index) * Self.ms / 2,
-          duration: UInt64(index % 7 + 1) * Self.ms, selfDuration: Self.ms, outcome: .built,
+          isMainThread: index < 20, start: Self.ms * index / 2,
+          duration: .milliseconds(index % 7 + 1), selfDuration: Self.ms, outcome: .built,
           attempt: 1))
     }
     let report = LaunchReport(
-      processStart: .operatingSystem, processStartPrecision: 10 * Self.ms,
-      milestones: [Milestone(.processStart, at: 0), Milestone(.firstFrame, at: 10 * Self.ms)],
+      processStart: .operatingSystem, processStartPrecision: .milliseconds(10),
+      milestones: [
+        Milestone(.processStart, at: .zero), Milestone(.firstFrame, at: .milliseconds(10)),
+      ],
       builds: builds)
     let parser = XMLParser(data: Data(report.svg().utf8))
     let counter = ElementCounter()
@@ -143,6 +189,19 @@ import Testing
     // Conversions (100 ms self) → Units (20 ms) is the costliest chain.
     #expect(dot.contains("\"Conversions\" -> \"Units \\\"SI\\\"\" [color=red, penwidth=2];"))
     #expect(!dot.contains("\"Theme\" -> \"Fonts\" [color=red"))
+  }
+
+  /// A launch whose only service failed, with no dependency edges, still draws that service.
+  @Test func dotGraphShowsAFailedServiceWithoutEdges() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self, priority: .critical) { () throws -> Storage in
+      throw Failure(message: "disk full")
+    }
+    #expect(throws: DeferredError.self) { try container.launch() }
+    let dot = container.launchReport().dot()
+    #expect(dot.contains("  \"Storage\" [label=\"Storage\\ncritical\\nfailed\""))
+    // Nothing was built: there is no critical path to draw.
+    #expect(!dot.contains("color=red"))
   }
 }
 

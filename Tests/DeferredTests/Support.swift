@@ -70,6 +70,21 @@ struct Failure: Error, CustomStringConvertible {
 
 func box(_ id: Int) -> ServiceKey<Box> { ServiceKey(name: "box\(id)") }
 
+/// SplitMix64: a small seeded generator, so that generated graphs are the same on every run.
+struct SplitMix {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
 /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
 func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
   final class Payload {

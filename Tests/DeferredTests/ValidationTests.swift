@@ -34,6 +34,7 @@ import Testing
     let problems = container.validate()
     #expect(runs.total == 0)
     #expect(problems.map(\.code) == [.missingService, .cycle, .cycle])
+    #expect(problems.allSatisfy { $0.severity == .error })
     #expect(problems[0].service == "Storage")
     #expect(problems[0].chain == ["SyncService", "Storage"])
     #expect(problems[1].cycle == ["A", "B", "A"])

@@ -6,15 +6,8 @@
   import Musl
 #endif
 
-/// How a build came about.
-enum Trigger: String, Sendable {
-  /// Built by ``Container/launch(_:)``.
-  case launch
-  /// Built by a deferred job after the first frame.
-  case scheduled
-  /// Built because something resolved it.
-  case onDemand
-}
+/// How a build came about: the public ``BuildTrigger``, which the reports show.
+typealias Trigger = BuildTrigger
 
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.

@@ -22,7 +22,7 @@ import Testing
     let first = try #require(report.offset(of: .firstFrame))
     let ready = try #require(report.offset(of: .fullyReady))
     #expect(first <= ready)
-    let scheduled = Set(report.builds.filter { $0.trigger == "scheduled" }.map(\.service))
+    let scheduled = Set(report.builds.filter { $0.trigger == .scheduled }.map(\.service))
     switch mode {
     case .eager:
       #expect(scheduled.isEmpty)

@@ -14,24 +14,26 @@ import Testing
   static func report(firstFrame: UInt64, fullyReady: UInt64, factories: UInt64 = 400_000)
     -> String
   {
-    func build(_ service: String, _ trigger: String, start: UInt64, own: UInt64) -> BuildRecord {
+    func build(_ service: String, _ trigger: BuildTrigger, start: UInt64, own: UInt64)
+      -> BuildRecord
+    {
       BuildRecord(
-        service: service, priority: "critical", trigger: trigger, thread: "main",
-        isMainThread: true, start: start, duration: own, selfDuration: own, outcome: .built,
-        attempt: 1)
+        service: service, priority: .critical, trigger: trigger, thread: "main",
+        isMainThread: true, start: .nanoseconds(start), duration: .nanoseconds(own),
+        selfDuration: .nanoseconds(own), outcome: .built, attempt: 1)
     }
     return LaunchReport(
-      processStart: .handover, processStartPrecision: 1_000,
+      processStart: .handover, processStartPrecision: .microseconds(1),
       milestones: [
-        Milestone(.processStart, at: 0), Milestone(.launchBegan, at: 1_000_000),
-        Milestone(.criticalReady, at: 2_000_000),
-        Milestone(.firstFrame, at: firstFrame * 1_000_000),
-        Milestone(.fullyReady, at: fullyReady * 1_000_000),
+        Milestone(.processStart, at: .zero), Milestone(.launchBegan, at: .milliseconds(1)),
+        Milestone(.criticalReady, at: .milliseconds(2)),
+        Milestone(.firstFrame, at: .milliseconds(firstFrame)),
+        Milestone(.fullyReady, at: .milliseconds(fullyReady)),
       ],
       builds: [
-        build("Storage", "launch", start: 1_000_000, own: factories / 4),
-        build("Theme", "launch", start: 1_200_000, own: factories - factories / 4),
-        build("Sync", "scheduled", start: 3_000_000, own: 5_000_000),
+        build("Storage", .launch, start: 1_000_000, own: factories / 4),
+        build("Theme", .launch, start: 1_200_000, own: factories - factories / 4),
+        build("Sync", .scheduled, start: 3_000_000, own: 5_000_000),
       ]
     ).json()
   }

@@ -55,20 +55,20 @@ import Testing
     let report = container.launchReport()
     let phases = Dictionary(uniqueKeysWithValues: report.builds.map { ($0.service, $0) })
     for service in ["Storage", "CachedConfig", "ThemeEngine"] {
-      #expect(phases[service]?.phase == "critical")
-      #expect(phases[service]?.trigger == "launch")
+      #expect(phases[service]?.stage == .critical)
+      #expect(phases[service]?.trigger == .launch)
     }
     for service in ["Calculator", "LocationProvider", "SyncService"] {
-      #expect(phases[service]?.phase == "afterFirstFrame")
-      #expect(phases[service]?.trigger == "scheduled")
+      #expect(phases[service]?.stage == .afterFirstFrame)
+      #expect(phases[service]?.trigger == .scheduled)
     }
     for service in ["Conversions", "ConfigRefresh"] {
-      #expect(phases[service]?.phase == "idle")
-      #expect(phases[service]?.trigger == "scheduled")
+      #expect(phases[service]?.stage == .idle)
+      #expect(phases[service]?.trigger == .scheduled)
     }
     // The remote is built on demand, for sync, when sync first needs it.
-    #expect(phases["SimulatedRemote"]?.phase == "onDemand")
-    #expect(phases["SimulatedRemote"]?.trigger == "onDemand")
+    #expect(phases["SimulatedRemote"]?.stage == .onDemand)
+    #expect(phases["SimulatedRemote"]?.trigger == .onDemand)
     #expect(phases["SimulatedRemote"]?.requestedBy == "SyncService")
     #expect(report.builds.count == 9)
     #expect(report.milestones.map(\.kind) == Milestone.Kind.allCases)
@@ -96,10 +96,10 @@ import Testing
 
     let report = container.launchReport()
     #expect(report.builds.count == 9)
-    #expect(report.builds.allSatisfy { $0.trigger != "scheduled" })
+    #expect(report.builds.allSatisfy { $0.trigger != .scheduled })
     #expect(report.offset(of: .fullyReady) == report.offset(of: .firstFrame))
     // Every synchronous service was built by launch(), on the launching thread.
-    #expect(report.builds.filter { $0.trigger == "launch" }.count == 7)
+    #expect(report.builds.filter { $0.trigger == .launch }.count == 7)
   }
 
   /// The services built so far, in the order they started.

@@ -1,0 +1,44 @@
+/// How the report types store a `Duration` in JSON: whole nanoseconds, an integer.
+extension Duration {
+  /// A duration of `nanoseconds`, as the container records and reports store them.
+  init(nanoseconds: UInt64) {
+    self = .nanoseconds(Int64(clamping: nanoseconds))
+  }
+
+  /// The duration in whole nanoseconds as a JSON integer (negative durations count as zero).
+  var jsonNanoseconds: Int64 { Int64(clamping: nanoseconds) }
+}
+
+extension KeyedEncodingContainer {
+  /// Writes `duration` as whole nanoseconds.
+  mutating func encodeNanoseconds(_ duration: Duration, forKey key: Key) throws {
+    try encode(duration.jsonNanoseconds, forKey: key)
+  }
+
+  /// Writes `duration` as whole nanoseconds, or `null`.
+  mutating func encodeNanoseconds(_ duration: Duration?, forKey key: Key) throws {
+    try encode(duration?.jsonNanoseconds, forKey: key)
+  }
+
+  /// Writes `duration` as whole nanoseconds, or nothing at all.
+  mutating func encodeNanosecondsIfPresent(_ duration: Duration?, forKey key: Key) throws {
+    try encodeIfPresent(duration?.jsonNanoseconds, forKey: key)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// Reads whole nanoseconds as a duration.
+  func decodeNanoseconds(forKey key: Key) throws -> Duration {
+    Duration(nanoseconds: try decode(UInt64.self, forKey: key))
+  }
+
+  /// Reads whole nanoseconds as a duration, if the field is there and not `null`.
+  func decodeNanosecondsIfPresent(forKey key: Key) throws -> Duration? {
+    try decodeIfPresent(UInt64.self, forKey: key).map(Duration.init(nanoseconds:))
+  }
+}
+
+/// `12.34 ms`: a duration, as the reports print it.
+func milliseconds(_ duration: Duration) -> String {
+  milliseconds(duration.nanoseconds)
+}
