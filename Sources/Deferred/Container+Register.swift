@@ -63,13 +63,10 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    let keys = (repeat each dependencies)
-    return try add(
+    try add(
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
-      factory: .sync { resolver, value in
-        value.initialize(to: try factory(repeat resolver.resolve(each keys)))
-      })
+      factory: .calling(factory, with: repeat each dependencies))
   }
 
   /// Registers a service whose factory resolves what it needs itself, for dependencies that
@@ -183,13 +180,10 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    let keys = (repeat each dependencies)
-    return try add(
+    try add(
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
-      factory: .async { resolver, value in
-        value.initialize(to: try await factory(repeat await resolver.resolve(each keys)))
-      })
+      factory: .calling(factory, with: repeat each dependencies))
   }
 
   /// The erased keys of a pack of dependency types, each unnamed, in order.
@@ -251,5 +245,29 @@ extension Container {
     }
     generation.add(1, ordering: .releasing)
     if phase == .deferring { adopt(node) }
+  }
+}
+
+extension Factory {
+  /// A factory that calls `make` with the services of `keys`, in order.
+  fileprivate static func calling<Value: Sendable, each Dependency: Sendable>(
+    _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
+    with keys: repeat ServiceKey<each Dependency>
+  ) -> Factory {
+    let keys = (repeat each keys)
+    return .sync { resolver, value in
+      value.initialize(to: try make(repeat resolver.resolve(each keys)))
+    }
+  }
+
+  /// An `async` factory that calls `make` with the services of `keys`, in order.
+  fileprivate static func calling<Value: Sendable, each Dependency: Sendable>(
+    _ make: @escaping @Sendable (repeat each Dependency) async throws -> Value,
+    with keys: repeat ServiceKey<each Dependency>
+  ) -> Factory {
+    let keys = (repeat each keys)
+    return .async { resolver, value in
+      value.initialize(to: try await make(repeat await resolver.resolve(each keys)))
+    }
   }
 }
