@@ -114,6 +114,30 @@ final class Token: Sendable {}
     }
   }
 
+  /// The launch's step of a registration (after the node is in the registry) before the
+  /// first frame and after it, each repeated as a late step would be: scheduled exactly once.
+  @Test(arguments: [true, false])
+  func registrationStepsInEitherOrderScheduleOnce(registerFirst: Bool) throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let runs = Runs()
+    try container.launch()
+    if !registerFirst { try container.firstFrameDrawn() }
+    let key = try container.register(Config.self, name: "late", priority: .afterFirstFrame()) {
+      runs.tick("late")
+      return Config()
+    }
+    if registerFirst { try container.firstFrameDrawn() }
+    let node = try #require(container.node(for: key.erased))
+    container.scheduleIfLaunched(node)
+    #expect(scheduler.queued == ["build Config[\"late\"]"])
+    scheduler.runAll()
+    container.scheduleIfLaunched(node)
+    #expect(scheduler.queued.isEmpty)
+    #expect(runs["late"] == 1)
+    #expect(container.isFullyReady)
+  }
+
   /// A shutdown during the launch is final: the launch reports it, and every later step is
   /// refused.
   @Test func shutDownDuringLaunchIsFinal() async throws {
