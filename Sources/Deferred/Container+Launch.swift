@@ -46,9 +46,12 @@ extension Container {
   /// Services with ``Priority/afterFirstFrame(_:)`` are handed to the scheduler at once, each
   /// when the scheduled services it depends on are built, at most ``maxConcurrentBuilds`` at a
   /// time. Services with ``Priority/idle(after:)`` follow after their delay, or as soon as
-  /// ``appIsIdle()`` is called. Calling it again does nothing.
+  /// ``appIsIdle()`` is called. Calling it again does nothing. A deferred service on a
+  /// dependency cycle is built too, and fails with the cycle, so that the app still becomes
+  /// fully ready.
   ///
-  /// - Throws: ``DeferredError/Code/launchOrder`` if ``launch(_:)`` has not completed.
+  /// - Throws: ``DeferredError/Code/launchOrder`` if ``launch(_:)`` has not completed, or the
+  ///   container was shut down.
   public func firstFrameDrawn() throws(DeferredError) {
     let now = clock.now()
     // The table is read under the launch lock, once the phase has moved on: a registration
