@@ -195,7 +195,8 @@ extension Container {
     for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
     for delay in work.timers {
       scheduler.schedule(
-        LaunchJob(label: "idle after \(delay)", qos: .background) {
+        LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
+          guard let self else { return }
           self.perform(self.schedule { $0.releaseIdle(upTo: delay, now: self.clock.now()) })
         },
         after: delay)
@@ -216,7 +217,9 @@ extension Container {
     for entry in work.submit {
       let (key, qos) = (entry.node.key, entry.priority.qos)
       scheduler.schedule(
-        LaunchJob(describing: "build \(key)", qos: qos) { self.runScheduled(entry, qos: qos) })
+        LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
+          self?.runScheduled(entry, qos: qos)
+        })
     }
   }
 

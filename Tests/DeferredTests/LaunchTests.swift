@@ -262,8 +262,9 @@ final class Conversions: Sendable {}
     app.container.appIsIdle()
     app.scheduler.runAll()
     #expect(app.container.isFullyReady)
+    let runs = app.runs  // not `app`: its container would hold a factory that holds it
     try app.container.register(Config.self, name: "late", priority: .afterFirstFrame()) {
-      app.runs.tick("late")
+      runs.tick("late")
       return Config()
     }
     // Ready once a launch: the late service is built, and the app stays ready meanwhile.
