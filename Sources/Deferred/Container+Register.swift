@@ -22,7 +22,8 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: ``DeferredError/Code/duplicateRegistration`` if the key is registered already and
   ///   `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
-  ///   already, or if this is a child container that has resolved something.
+  ///   already, if this is a child container that has resolved something, or if `replacing`
+  ///   and a child of this container has resolved something.
   @discardableResult
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -234,7 +235,7 @@ extension Container {
         detail: "critical services must be registered before launch()")
     }
     try registry.withLock { registry throws(DeferredError) in
-      if parent != nil && !registry.tables.isEmpty {
+      if parent != nil && registry.hasPublished {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
       }
       // One hash in the common case: insert, and put back what was there if it may not go.
@@ -243,18 +244,27 @@ extension Container {
           if case .idle = $0.phase { return true }
           return false
         }
-        guard replacing && untouched else {
+        let child = replacing && untouched ? registry.livePublishedChild : nil
+        guard replacing && untouched && child == nil else {
           registry.own[node.key] = existing
           throw DeferredError(
             replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
-            chain: [node.key])
+            chain: [node.key],
+            detail: child.map {
+              "the child container made at \($0.origin ?? "?") has resolved through this"
+                + " container already; replace it before any child resolves, or register the"
+                + " replacement in the child"
+            })
         }
+        registry.replaced.append(existing)
       } else {
         registry.order.append(node.key)
       }
-      published.store(nil, ordering: .releasing)
+      // Before the node is in the table: a child that finds it through this container then
+      // sees that something changed.
+      generation.add(1, ordering: .releasing)
+      registry.insert(node, publishingTo: self)
     }
-    generation.add(1, ordering: .releasing)
     if phase == .deferring { adopt(node) }
   }
 }
