@@ -104,8 +104,9 @@ final class LookupTable: @unchecked Sendable {
 
   /// The name's hash by the standard library's `Hasher`, which hashes a string's canonical
   /// form: two names that are equal strings (`==` is canonical equivalence, so `"caf\u{E9}"`
-  /// equals `"cafe\u{301}"`) hash alike, whichever way each is spelt.
-  @inline(__always)
+  /// equals `"cafe\u{301}"`) hash alike, whichever way each is spelt. Out of line, so that
+  /// the unnamed lookup, the hot path, does not make room for the hasher.
+  @inline(never)
   private static func nameHash(_ name: String) -> UInt {
     var hasher = Hasher()
     hasher.combine(name)
