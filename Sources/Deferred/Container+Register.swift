@@ -248,8 +248,11 @@ extension Container {
             })
         }
         registry.replaced.append(existing)
+        if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
+          registry.ordered[index] = node
+        }
       } else {
-        registry.order.append(node.key)
+        registry.ordered.append(node)
       }
       // Before the node is in the table: a child that finds it through this container then
       // sees that something changed.

@@ -147,17 +147,27 @@ public final class Container: Sendable {
 extension Container {
   /// The node for `type` and `name`, read lock-free from the published table.
   @inline(__always)
-  func lookup(_ type: ObjectIdentifier, _ name: String?) -> Unmanaged<AnyNode>? {
-    lookup(bits: UInt(bitPattern: type), name)
+  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    -> Unmanaged<AnyNode>?
+  {
+    lookup(bits: UInt(bitPattern: type), name, nameHash)
+  }
+
+  /// The node for `key`, read lock-free from the published table.
+  @inline(__always)
+  func lookup(_ key: AnyServiceKey) -> Unmanaged<AnyNode>? {
+    lookup(bits: UInt(bitPattern: key.typeID), key.name, key.nameHash)
   }
 
   /// The node for the type with metadata address `bits` and `name`.
   @inline(__always)
-  private func lookup(bits: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
+  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
     if let table = published.load(ordering: .acquiring) {
-      if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name) }) { return node }
+      if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
+        return node
+      }
     }
-    return lookupSlow(bits, name)
+    return lookupSlow(bits, name, nameHash)
   }
 
   /// The resolve hot path: the value of the built singleton registered for `type` and `name`,
@@ -166,8 +176,10 @@ extension Container {
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
   /// only copies the value out, as the type it looked the service up by.
   @usableFromInline
-  func readyValue(_ type: ObjectIdentifier, _ name: String?) -> ValueReference? {
-    guard let found = lookup(type, name) else { return nil }
+  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    -> ValueReference?
+  {
+    guard let found = lookup(type, name, nameHash) else { return nil }
     return found._withUnsafeGuaranteedRef { node in
       guard let reference = node.value.reference else { return nil }
       if !node.wasResolved.load(ordering: .relaxed) {
@@ -185,12 +197,14 @@ extension Container {
   /// bumps its generation before its node is in the table, so a child that found the node
   /// through its parent sees the new generation when it checks again, and starts over.
   @inline(never)
-  private func lookupSlow(_ bits: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
+  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt)
+    -> Unmanaged<AnyNode>?
+  {
     guard let parent else {
       return registry.withLock { registry in
         if registry.isShutDown { return nil }
         publish(&registry)
-        return registry.table.find(bits, name)
+        return registry.table.find(bits, name, nameHash)
       }
     }
     var refreshed = false
@@ -198,8 +212,10 @@ extension Container {
       let seen = copiesGeneration.load(ordering: .acquiring)
       if let table = published.load(ordering: .acquiring) {
         if seen == ancestorGeneration() {
-          if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name) }) { return node }
-          let node = parent.lookup(bits: bits, name)
+          if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
+            return node
+          }
+          let node = parent.lookup(bits: bits, name, nameHash)
           if refreshed || ancestorGeneration() == seen { return node }
         }
       } else if refreshed {
@@ -230,7 +246,7 @@ extension Container {
   }
 
   func node(for key: AnyServiceKey) -> AnyNode? {
-    lookup(key.typeID, key.name)?.takeUnretainedValue()
+    lookup(key)?.takeUnretainedValue()
   }
 
   /// Every node this container resolves, and their order; publishes the table if it is not, and
@@ -241,7 +257,7 @@ extension Container {
       return registry.withLock { registry in
         if registry.isShutDown { return VisibleNodes() }
         publish(&registry)
-        return VisibleNodes(nodes: registry.own, order: registry.order)
+        return VisibleNodes(nodes: registry.own, orderedNodes: registry.ordered)
       }
     }
     // The generation first: a registration in an ancestor after it is seen by the next lookup.
@@ -258,7 +274,11 @@ extension Container {
       var nodes = inherited.nodes
       for (key, node) in registry.own { nodes[key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
-      return (VisibleNodes(nodes: nodes, order: inherited.order + registry.order), firstPublished)
+      // The inherited order, each node swapped for this container's override or copy; then
+      // this container's own new registrations.
+      var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
+      ordered += registry.ordered.filter { inherited.nodes[$0.key] == nil }
+      return (VisibleNodes(nodes: nodes, orderedNodes: ordered), firstPublished)
     }
     if firstPublished { parent.registry.withLock { $0.addPublishedChild(self) } }
     return visible
@@ -325,24 +345,13 @@ extension Container {
   }
 }
 
-/// Every node a container resolves, by key, and their keys in registration order.
+/// Every node a container resolves, by key and in registration order.
 struct VisibleNodes {
   /// The nodes: the container's own, its copies, and those it shares with its ancestors.
   var nodes: [AnyServiceKey: AnyNode] = [:]
-  /// The keys in registration order, the ancestors' first; a key a child overrides is in it
-  /// twice.
-  var order: [AnyServiceKey] = []
-
-  /// The nodes in registration order, each once, where it was first registered.
-  var orderedNodes: [AnyNode] {
-    var listed = Set<AnyServiceKey>()
-    var result: [AnyNode] = []
-    result.reserveCapacity(nodes.count)
-    for key in order where listed.insert(key).inserted {
-      if let node = nodes[key] { result.append(node) }
-    }
-    return result
-  }
+  /// The nodes in registration order, each once, where it was first registered (the
+  /// ancestors' first).
+  var orderedNodes: [AnyNode] = []
 }
 
 private func activeProcessorCount() -> Int {

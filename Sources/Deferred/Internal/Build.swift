@@ -86,7 +86,7 @@ extension AnyNode {
         }
         context.chain.append(node.key)
         for dependency in (node.dependencies ?? []).reversed() {
-          guard let next = node.owner.lookup(dependency.typeID, dependency.name) else {
+          guard let next = node.owner.lookup(dependency) else {
             throw node.owner.missing(dependency, chain: context.chain)
           }
           // Most dependencies are built already: checked without retaining the node, whose

@@ -10,8 +10,8 @@ import Synchronization
 /// removed, so a probe ends at the first empty slot. The table holds its nodes unretained: the
 /// registry holds them.
 ///
-/// It hashes the type's metadata address with a multiply-shift (no hashing of strings for
-/// unnamed keys) and probes linearly. It is at most half full: a table that would be more is
+/// It hashes the type's metadata address, mixed with the name's hash that the key made once,
+/// with a multiply-shift, and probes linearly. It is at most half full: a table that would be more is
 /// replaced by one twice its size, and retired (kept until the container dies, since a reader
 /// may still hold it), so the retired tables of a container hold fewer slots than its live one.
 final class LookupTable: @unchecked Sendable {
@@ -50,8 +50,8 @@ final class LookupTable: @unchecked Sendable {
 
   /// The node registered for the type with metadata address `type` and `name`.
   @inline(__always)
-  func find(_ type: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
-    var index = Self.index(type, name, shift)
+  func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
+    var index = multiplyShift(type ^ nameHash, shift: shift)
     while true {
       guard let node = slots[index].node.load(ordering: .acquiring) else { return nil }
       if slots[index].type == type && slots[index].name == name { return .fromOpaque(node) }
@@ -69,7 +69,7 @@ final class LookupTable: @unchecked Sendable {
     let type = UInt(bitPattern: node.key.typeID)
     let name = node.key.name
     let pointer = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
-    var index = Self.index(type, name, shift)
+    var index = multiplyShift(type ^ node.key.nameHash, shift: shift)
     while let existing = slots[index].node.load(ordering: .relaxed) {
       if slots[index].type == type && slots[index].name == name {
         slots[index].node.store(pointer, ordering: .releasing)
@@ -93,24 +93,6 @@ final class LookupTable: @unchecked Sendable {
       table.set(Unmanaged<AnyNode>.fromOpaque(node).takeUnretainedValue())
     }
     return table
-  }
-
-  @inline(__always)
-  private static func index(_ type: UInt, _ name: String?, _ shift: Int) -> Int {
-    var hash = type
-    if let name { hash ^= nameHash(name) }
-    return multiplyShift(hash, shift: shift)
-  }
-
-  /// The name's hash by the standard library's `Hasher`, which hashes a string's canonical
-  /// form: two names that are equal strings (`==` is canonical equivalence, so `"caf\u{E9}"`
-  /// equals `"cafe\u{301}"`) hash alike, whichever way each is spelt. Out of line, so that
-  /// the unnamed lookup, the hot path, does not make room for the hasher.
-  @inline(never)
-  private static func nameHash(_ name: String) -> UInt {
-    var hasher = Hasher()
-    hasher.combine(name)
-    return UInt(bitPattern: hasher.finalize())
   }
 }
 

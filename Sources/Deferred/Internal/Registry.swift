@@ -3,7 +3,9 @@
 struct Registry {
   /// Registrations made in this container, and their order.
   var own: [AnyServiceKey: AnyNode] = [:]
-  var order: [AnyServiceKey] = []
+  /// The own registrations' nodes in registration order (a replacement takes the place of the
+  /// node it replaced).
+  var ordered: [AnyNode] = []
   /// Inherited registrations this container builds itself, because they depend on one of its
   /// own registrations. Kept for the container's life, so that none is ever built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
