@@ -230,14 +230,17 @@ extension Container {
       if parent != nil && registry.hasPublished {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
       }
-      // One hash in the common case: insert, and put back what was there if it may not go.
-      if let existing = registry.own.updateValue(node, forKey: node.key) {
+      // The table holds this container's own registrations (a child's copies join it only
+      // once it has published, and it may register no more then).
+      let key = node.key
+      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
+        .takeUnretainedValue()
+      {
         // Refused while a live child has resolved through this container; otherwise retired
         // only if it was never built nor is being built. Work queued for it moves to the
         // replacement, and a resolve that found it builds the replacement.
         let child = replacing ? registry.livePublishedChild : nil
         guard replacing && child == nil && existing.retire(replacedBy: node) else {
-          registry.own[node.key] = existing
           throw DeferredError(
             replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
             chain: [node.key],

@@ -257,7 +257,7 @@ extension Container {
       return registry.withLock { registry in
         if registry.isShutDown { return VisibleNodes() }
         publish(&registry)
-        return VisibleNodes(nodes: registry.own, orderedNodes: registry.ordered)
+        return VisibleNodes(orderedNodes: registry.ordered)
       }
     }
     // The generation first: a registration in an ancestor after it is seen by the next lookup.
@@ -271,14 +271,15 @@ extension Container {
         publish(&registry)
         copiesGeneration.store(generation, ordering: .releasing)
       }
-      var nodes = inherited.nodes
-      for (key, node) in registry.own { nodes[key] = node }
+      let inheritedNodes = inherited.nodes
+      var nodes = inheritedNodes
+      for node in registry.ordered { nodes[node.key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
       // The inherited order, each node swapped for this container's override or copy; then
       // this container's own new registrations.
       var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
-      ordered += registry.ordered.filter { inherited.nodes[$0.key] == nil }
-      return (VisibleNodes(nodes: nodes, orderedNodes: ordered), firstPublished)
+      ordered += registry.ordered.filter { inheritedNodes[$0.key] == nil }
+      return (VisibleNodes(orderedNodes: ordered), firstPublished)
     }
     if firstPublished { parent.registry.withLock { $0.addPublishedChild(self) } }
     return visible
@@ -287,13 +288,14 @@ extension Container {
   /// Makes the copies this child lacks: of each inherited node that depends, directly or
   /// through others, on one of this container's own registrations. Under the lock.
   private func addCopies(_ registry: inout Registry, inherited: [AnyServiceKey: AnyNode]) {
-    guard !registry.own.isEmpty else { return }
+    guard !registry.ordered.isEmpty else { return }
+    let own = Set(registry.ordered.lazy.map(\.key))
     // Walk reverse edges from this container's own keys: whatever reaches them is affected.
     // A factory that resolves dynamically may need anything, so it counts as affected too.
     var dependents: [AnyServiceKey: [AnyServiceKey]] = [:]
-    var affected = Set(registry.own.keys)
-    var queue = Array(registry.own.keys)
-    for (key, node) in inherited where registry.own[key] == nil {
+    var affected = own
+    var queue = Array(own)
+    for (key, node) in inherited where !own.contains(key) {
       guard let dependencies = node.dependencies else {
         if affected.insert(key).inserted { queue.append(key) }
         continue
@@ -306,7 +308,7 @@ extension Container {
       }
     }
     for (key, node) in inherited
-    where registry.own[key] == nil && registry.copies[key] == nil && affected.contains(key) {
+    where !own.contains(key) && registry.copies[key] == nil && affected.contains(key) {
       let copy = node.copy(owner: self)
       registry.copies[key] = copy
       registry.insert(copy, publishingTo: self)
@@ -345,13 +347,18 @@ extension Container {
   }
 }
 
-/// Every node a container resolves, by key and in registration order.
+/// Every node a container resolves, in registration order.
 struct VisibleNodes {
-  /// The nodes: the container's own, its copies, and those it shares with its ancestors.
-  var nodes: [AnyServiceKey: AnyNode] = [:]
   /// The nodes in registration order, each once, where it was first registered (the
-  /// ancestors' first).
+  /// ancestors' first): the container's own, its copies, and those it shares with its
+  /// ancestors.
   var orderedNodes: [AnyNode] = []
+
+  /// The same nodes by key, made when asked for (validation, suggestions and children need
+  /// them; a launch does not).
+  var nodes: [AnyServiceKey: AnyNode] {
+    Dictionary(orderedNodes.lazy.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+  }
 }
 
 private func activeProcessorCount() -> Int {

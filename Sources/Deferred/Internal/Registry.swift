@@ -1,10 +1,8 @@
 /// What a container knows, behind its lock: its own registrations, the nodes it built anew for
 /// registrations it inherits, and its lookup table.
 struct Registry {
-  /// Registrations made in this container, and their order.
-  var own: [AnyServiceKey: AnyNode] = [:]
-  /// The own registrations' nodes in registration order (a replacement takes the place of the
-  /// node it replaced).
+  /// Registrations made in this container, in registration order (a replacement takes the
+  /// place of the node it replaced); the table finds them by key.
   var ordered: [AnyNode] = []
   /// Inherited registrations this container builds itself, because they depend on one of its
   /// own registrations. Kept for the container's life, so that none is ever built twice.
