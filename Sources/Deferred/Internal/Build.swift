@@ -252,12 +252,14 @@ extension AnyNode {
 private struct TransientMaking: ~Copyable {
   let span: Span?
 
+  @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
     span = node.owner.recorder.begin(context, transient: true)
   }
 
   /// Records the making and returns the value, or throws what went wrong.
+  @inline(__always)
   consuming func end<Value>(
     _ node: AnyNode, _ context: BuildContext, _ destination: consuming ValueDestination,
     _ failure: DeferredError?, as _: Value.Type
