@@ -22,6 +22,16 @@ extension Container {
   ///   already or shut down; ``DeferredError/Code/shutDown`` if it was shut down while this
   ///   launch ran (a shutdown is final: the launch cannot be tried again).
   public func launch(_ flags: Set<LaunchFlag> = []) throws(DeferredError) {
+    if !MainThread.isCurrent,
+      let node = currentTable().orderedNodes.first(where: {
+        $0.isMainActor && $0.scope == .singleton
+          && $0.priority.resolved(in: flags).stage == .critical
+      })
+    {
+      throw DeferredError(
+        .mainActorRequired, key: node.key, chain: [node.key],
+        detail: "launch() builds it, so call launch() on the main actor")
+    }
     if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
     let context = BuildContext.current
     let saved = (context.trigger, context.flags)
@@ -216,6 +226,14 @@ extension Container {
     }
     for entry in work.submit {
       let (key, qos) = (entry.node.key, entry.priority.qos)
+      guard !entry.isMainLane else {
+        // One build a turn of the main queue: it carries on with nothing.
+        scheduler.scheduleOnMain(
+          LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
+            self?.runScheduled(entry, qos: nil)
+          })
+        continue
+      }
       scheduler.schedule(
         LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
           self?.runScheduled(entry, qos: qos)
@@ -227,7 +245,7 @@ extension Container {
   /// the same quality of service, runs that one too on this thread instead of handing it to
   /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
   /// one build and starting the next take the launch lock once.
-  private func runScheduled(_ first: LaunchSchedule.Entry, qos: BuildQoS) {
+  private func runScheduled(_ first: LaunchSchedule.Entry, qos: BuildQoS?) {
     var next = schedule { schedule in started(schedule.start(first, now: clock.now())) }
     while let run = next {
       guard !run.entry.isAsync else {

@@ -189,7 +189,7 @@ extension Container {
   }
 
   /// The erased keys of a pack of dependency types, each unnamed, in order.
-  private func declared<each Dependency: Sendable>(
+  func declared<each Dependency: Sendable>(
     _ types: repeat (each Dependency).Type
   ) -> [AnyServiceKey] {
     var keys: [AnyServiceKey] = []
@@ -198,7 +198,7 @@ extension Container {
   }
 
   /// The erased keys of a pack of dependency keys, in order.
-  private func declared<each Dependency: Sendable>(
+  func declared<each Dependency: Sendable>(
     _ dependencies: repeat ServiceKey<each Dependency>
   ) -> [AnyServiceKey] {
     var keys: [AnyServiceKey] = []
@@ -206,14 +206,14 @@ extension Container {
     return keys
   }
 
-  private func add<Value: Sendable>(
+  func add<Value: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: [AnyServiceKey]?, factory: Factory
+    dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
-        owner: self, factory: factory),
+        owner: self, factory: factory, isMainActor: isMainActor),
       replacing: replacing)
     return key
   }

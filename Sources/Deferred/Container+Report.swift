@@ -97,6 +97,17 @@ extension Container {
             detail: "\(name) (\(build.priority)) was built before the first frame\(by).",
             duration: Duration(nanoseconds: build.end &- build.start)))
       }
+      let frame = Duration.nanoseconds(16_666_667)
+      let duration = Duration(nanoseconds: build.end &- build.start)
+      if build.trigger == .scheduled && build.thread.isMain && duration > frame {
+        hazards.append(
+          Hazard(
+            kind: .longMainLaneBuild, service: name,
+            detail:
+              "\(name) took \(milliseconds(build.end &- build.start)) on the main-thread lane, longer than"
+              + " a frame: build what it needs in the background, or defer part of its work.",
+            duration: duration))
+      }
       // Only the latest build of a service says whether it is still unused or unasked for.
       if build.trigger == .scheduled, lastBuild[ObjectIdentifier(build.node)] == index {
         switch build.outcome {

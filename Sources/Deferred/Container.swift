@@ -260,18 +260,24 @@ extension Container {
         return VisibleNodes(orderedNodes: registry.ordered)
       }
     }
+    // Listed with the parent before reading its table: a replacement in the parent either
+    // came before the read (and is seen) or finds this child listed (and is refused).
+    let listed = registry.withLock { registry in
+      defer { registry.listedWithParent = true }
+      return registry.listedWithParent
+    }
+    if !listed { parent.registry.withLock { $0.addPublishedChild(self) } }
     // The generation first: a registration in an ancestor after it is seen by the next lookup.
     let generation = ancestorGeneration()
     let inherited = parent.currentTable()
-    let (visible, firstPublished) = registry.withLock { registry in
-      if registry.isShutDown { return (VisibleNodes(), false) }
-      let firstPublished = !registry.hasPublished
-      if firstPublished || copiesGeneration.load(ordering: .relaxed) != generation {
-        addCopies(&registry, inherited: inherited.nodes)
+    let inheritedNodes = inherited.nodes
+    return registry.withLock { registry in
+      if registry.isShutDown { return VisibleNodes() }
+      if !registry.hasPublished || copiesGeneration.load(ordering: .relaxed) != generation {
+        addCopies(&registry, inherited: inheritedNodes)
         publish(&registry)
         copiesGeneration.store(generation, ordering: .releasing)
       }
-      let inheritedNodes = inherited.nodes
       var nodes = inheritedNodes
       for node in registry.ordered { nodes[node.key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
@@ -279,10 +285,8 @@ extension Container {
       // this container's own new registrations.
       var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
       ordered += registry.ordered.filter { inheritedNodes[$0.key] == nil }
-      return (VisibleNodes(orderedNodes: ordered), firstPublished)
+      return VisibleNodes(orderedNodes: ordered)
     }
-    if firstPublished { parent.registry.withLock { $0.addPublishedChild(self) } }
-    return visible
   }
 
   /// Makes the copies this child lacks: of each inherited node that depends, directly or

@@ -38,6 +38,9 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// A launch step came out of order: ``Container/launch(_:)`` twice, or the first frame
     /// before the launch.
     public static let launchOrder = Code("launchOrder")
+    /// A main-actor service was to be built by a call made off the main actor that cannot send
+    /// the build there (``Container/launch(_:)``, which builds the critical services).
+    public static let mainActorRequired = Code("mainActorRequired")
     /// The container was shut down: it builds and hands out nothing any more.
     public static let shutDown = Code("shutDown")
     /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a critical
@@ -155,6 +158,8 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service): \(detail ?? "out of order")."
     case .shutDown:
       return "Cannot \(detail ?? "resolve") \(service)\(neededBy): the container was shut down."
+    case .mainActorRequired:
+      return "\(service) is a main-actor service: \(detail ?? "build it on the main actor")."
     case .criticalNeedsDeferred:
       return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
         + " priority is \(detail ?? "not critical"): it is built before the first frame too."

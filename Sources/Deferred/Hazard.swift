@@ -14,6 +14,9 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
     case unaskedFailure
     /// One critical initializer took more than the share of the critical phase the app allows.
     case largeShare
+    /// A build on the main-thread lane took longer than a frame (16.7 ms): touches and frames
+    /// waited for it.
+    case longMainLaneBuild
   }
 
   /// The kind of hazard.

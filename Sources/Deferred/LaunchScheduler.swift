@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Runs a container's deferred builds.
 ///
 /// ``DispatchScheduler`` runs them on Dispatch's global queues; ``ManualScheduler`` holds them
@@ -15,6 +17,22 @@ public protocol LaunchScheduler: Sendable {
   ///   - job: The work, with its label and quality of service.
   ///   - delay: How long to wait first.
   func schedule(_ job: LaunchJob, after delay: Duration)
+
+  /// Runs `job` on the main actor, after whatever the main queue holds already: a build of the
+  /// main-thread lane (one per turn of the main queue), or a main-actor service that another
+  /// thread needs.
+  ///
+  /// - Parameter job: The work.
+  func scheduleOnMain(_ job: LaunchJob)
+}
+
+extension LaunchScheduler {
+  /// Runs `job` on the main queue, the main actor's executor.
+  ///
+  /// - Parameter job: The work.
+  public func scheduleOnMain(_ job: LaunchJob) {
+    DispatchQueue.main.async { job.run() }
+  }
 }
 
 /// One piece of deferred work a container hands its scheduler: usually the build of one

@@ -13,13 +13,16 @@ import Synchronization
 /// scheduler.runAll()
 /// ```
 ///
-/// Delayed jobs become queued when ``clock`` is advanced past their delay. A build job that
+/// Delayed jobs become queued when ``clock`` is advanced past their delay. Jobs for the main
+/// actor (``scheduleOnMain(_:)``) wait in a queue of their own, run one turn at a time on the
+/// main actor by ``runMainNext()``, so a test sees each main-lane build wait for its turn. A build job that
 /// makes a build of its own quality of service ready runs that build too before it returns, as
 /// on a Dispatch queue: one ``runNext()`` can build several services.
 public final class ManualScheduler: LaunchScheduler {
   /// The clock that releases delayed jobs.
   public let clock: ManualClock
   private let jobs = Locked<[LaunchJob]>([])
+  private let mainJobs = Locked<[LaunchJob]>([])
 
   /// Creates a scheduler whose delayed jobs wait for `clock`.
   ///
@@ -43,6 +46,27 @@ public final class ManualScheduler: LaunchScheduler {
   public func schedule(_ job: LaunchJob, after delay: Duration) {
     // Weakly: the clock belongs to the scheduler, and a job it holds must not keep it alive.
     clock.schedule(after: delay) { [weak self] in self?.jobs.withLock { $0.append(job) } }
+  }
+
+  /// Queues `job` for the main lane, which the test steps on the main actor with
+  /// ``runMainNext()``.
+  ///
+  /// - Parameter job: The work.
+  public func scheduleOnMain(_ job: LaunchJob) {
+    mainJobs.withLock { $0.append(job) }
+  }
+
+  /// The labels of the jobs queued for the main lane, oldest first.
+  public var queuedOnMain: [String] { mainJobs.withLock { $0.map(\.label) } }
+
+  /// Runs the oldest job queued for the main lane: one turn of the main queue.
+  ///
+  /// - Returns: Whether there was a job to run.
+  @MainActor @discardableResult
+  public func runMainNext() -> Bool {
+    let job = mainJobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    job?.run()
+    return job != nil
   }
 
   /// The labels of the queued jobs, oldest first.

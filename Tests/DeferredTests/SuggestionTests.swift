@@ -1,4 +1,3 @@
-import DeferredDemoKit
 import Testing
 
 @testable import Deferred

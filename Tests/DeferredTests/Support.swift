@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Testing
 
 @testable import Deferred
 
@@ -26,7 +27,13 @@ final class Runs: Sendable {
 final class Signal: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
   func fire() { semaphore.signal() }
-  func wait() { semaphore.wait() }
+  /// Waits for the signal; a minute without it fails the test instead of hanging it (a
+  /// watchdog, not a wait for time to pass: the signal ends it at once).
+  func wait() {
+    if semaphore.wait(timeout: .now() + .seconds(60)) == .timedOut {
+      Issue.record("no signal within a minute: something that should have happened did not")
+    }
+  }
 }
 
 final class Storage: Sendable {

@@ -28,3 +28,18 @@ func offThePool<Result: Sendable>(
   }
   return try outcome.get()
 }
+
+/// Runs synchronous work (a build of a main-actor service) on the main actor and suspends
+/// until it is done, with the main actor's build context carrying `chain` meanwhile.
+func onMainActor<Result: Sendable>(
+  chain: [AnyServiceKey], _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
+) async throws(DeferredError) -> Result {
+  let outcome = await MainActor.run { () -> Swift.Result<Result, DeferredError> in
+    let main = BuildContext.current
+    let saved = main.chain
+    main.chain = chain
+    defer { main.chain = saved }
+    return Swift.Result { () throws(DeferredError) in try work(main) }
+  }
+  return try outcome.get()
+}

@@ -62,6 +62,16 @@ extension AnyNode {
         if node.isAsync && !(node.scope == .singleton && node.isReady) {
           throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
         }
+        if node.isMainActor && node.scope == .singleton && !node.isReady
+          && !MainThread.isCurrent
+        {
+          // Built on the main actor, this thread waiting; what it needs is built there too.
+          try MainThread.run(for: node, on: context) { main throws(DeferredError) in
+            _ = try node.ensureReady(main)
+          }
+          _ = stack.removeLast()
+          continue
+        }
         switch node.scope {
         case .singleton:
           switch try node.step(context) {
@@ -148,14 +158,27 @@ extension AnyNode {
   private func run(_ context: BuildContext, into destination: borrowing ValueDestination)
     -> DeferredError?
   {
-    guard case .sync(let factory) = factory else {
+    switch factory {
+    case .sync(let factory):
+      do {
+        try factory(Resolver(container: owner, context: context, dependent: self), destination)
+        return nil
+      } catch {
+        return failure(error, context)
+      }
+    case .mainActor(let factory):
+      // The walk hops to the main actor before it claims a main-actor service.
+      precondition(MainThread.isCurrent, "\(key) was built off the main actor")
+      return MainActor.assumeIsolated { () -> DeferredError? in
+        do {
+          try factory(Resolver(container: owner, context: context, dependent: self), destination)
+          return nil
+        } catch {
+          return failure(error, context)
+        }
+      }
+    case .async:
       return DeferredError(.asyncService, key: key, chain: context.chain)
-    }
-    do {
-      try factory(Resolver(container: owner, context: context, dependent: self), destination)
-      return nil
-    } catch {
-      return failure(error, context)
     }
   }
 
@@ -182,12 +205,16 @@ extension AnyNode {
 
 extension AnyNode {
   /// Resolves this node, of type `Value`, when it is not built yet, or is transient.
-  func resolveSlow<Value>(_ context: BuildContext, as _: Value.Type) throws(DeferredError)
-    -> Value
+  func resolveSlow<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
+    throws(DeferredError) -> Value
   {
     switch scope {
     case .singleton:
       return try ensureReady(context).value.read(as: Value.self)
+    case .transient where isMainActor && !MainThread.isCurrent:
+      return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
+        try self.resolveSlow(main, as: Value.self)
+      }
     case .transient:
       // A transient whose declared dependencies are all built needs no walk of the graph.
       if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
@@ -200,7 +227,7 @@ extension AnyNode {
 
   /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
   /// transient.
-  func resolveSlowAsync<Value>(_ context: BuildContext, as _: Value.Type)
+  func resolveSlowAsync<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     async throws(DeferredError) -> Value
   {
     let node = try await ensureReadyAsync(context)
@@ -219,6 +246,11 @@ extension AnyNode {
   func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
     guard isAsync else {
       if scope == .singleton && isReady { return self }
+      if isMainActor {
+        return try await onMainActor(chain: context.chain) { main throws(DeferredError) in
+          try self.ensureReady(main)
+        }
+      }
       return try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
         try self.ensureReady(threadContext)
       }

@@ -39,8 +39,13 @@ final class BuildContext: @unchecked Sendable {
     self.thread = thread
   }
 
-  /// The calling thread's context.
+  /// The main actor's context: whichever thread runs the main queue (on Apple platforms the
+  /// main thread; under `swift test` on Linux, a thread that drains it), one context.
+  static let mainActor = BuildContext(thread: ThreadInfo(isMain: true, name: "main"))
+
+  /// The calling thread's context, or the main actor's on the main actor.
   static var current: BuildContext {
+    if MainThread.isCurrent { return mainActor }
     if let raw = pthread_getspecific(contextKey) {
       return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }

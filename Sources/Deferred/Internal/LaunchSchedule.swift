@@ -85,6 +85,9 @@ struct LaunchSchedule {
     /// Whether the node's factory is async: such a build holds no thread while it waits, and
     /// does not count against the width.
     let isAsync: Bool
+    /// Whether it is built on the main-thread lane (a synchronous main-actor service): one
+    /// build at a time, one per turn of the main queue.
+    let isMainLane: Bool
     /// Registration order, to keep builds of equal rank in the order the app registered them.
     let order: Int
     /// Scheduled dependencies not built yet.
@@ -104,6 +107,7 @@ struct LaunchSchedule {
       self.node = node
       self.priority = priority
       self.isAsync = node.isAsync
+      self.isMainLane = node.isMainActor && !node.isAsync
       self.order = order
       self.released = released
     }
@@ -142,8 +146,13 @@ struct LaunchSchedule {
   /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
   private var readySync = RankedQueue()
   private var readyAsync: [Entry] = []
-  /// Synchronous builds handed to the scheduler or running: bounded by `width`.
+  /// Main-lane entries that may run now, best first.
+  private var readyMain = RankedQueue()
+  /// Synchronous background builds handed to the scheduler or running: bounded by `width`.
   private(set) var inFlight = 0
+  /// Whether a main-lane build is handed to the main queue or running: the next one is handed
+  /// over only when it ends, so it queues behind whatever the main queue received meanwhile.
+  private(set) var mainInFlight = false
   /// Entries not ended yet.
   private(set) var remaining = 0
   private var waiters: [Waiter] = []
@@ -296,11 +305,12 @@ struct LaunchSchedule {
     work.awaitRunning = phase == .deferring || phase == .fullyReady
     phase = .shutDown
     for entry in entries.values where entry.isPending {
-      if entry.status == .submitted && !entry.isAsync { inFlight -= 1 }
+      if entry.status == .submitted { leaveFlight(entry) }
       entry.status = .cancelled
       work.cancelled.append(entry)
     }
     readySync.removeAll()
+    readyMain.removeAll()
     readyAsync = []
     work.shutDown = waiters
     waiters = []
@@ -326,7 +336,7 @@ struct LaunchSchedule {
     guard entry.status == .submitted else { return nil }
     if paused {
       entry.status = .blocked
-      if !entry.isAsync { inFlight -= 1 }
+      leaveFlight(entry)
       makeReady(entry, at: now)
       return nil
     }
@@ -342,7 +352,7 @@ struct LaunchSchedule {
     _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
     guard entry.status == .running else { return LaunchWork() }
-    if !entry.isAsync { inFlight -= 1 }
+    leaveFlight(entry)
     remaining -= 1
     switch outcome {
     case .built:
@@ -356,7 +366,7 @@ struct LaunchSchedule {
       var queue = entry.dependents
       while let dependent = queue.popLast() {
         guard dependent.isPending else { continue }
-        if dependent.status == .submitted && !dependent.isAsync { inFlight -= 1 }
+        if dependent.status == .submitted { leaveFlight(dependent) }
         dependent.status = .skipped
         remaining -= 1
         queue += dependent.dependents
@@ -365,7 +375,11 @@ struct LaunchSchedule {
     var work = LaunchWork()
     completeIfDone(&work, at: now)
     var submit = takeSubmittable()
-    if let qos, let index = submit.firstIndex(where: { !$0.isAsync && $0.priority.qos == qos }) {
+    if let qos,
+      let index = submit.firstIndex(where: {
+        !$0.isAsync && !$0.isMainLane && $0.priority.qos == qos
+      })
+    {
       work.next = start(submit.remove(at: index), now: now)
     }
     work.submit = submit
@@ -515,8 +529,20 @@ struct LaunchSchedule {
     entry.readyAt = entry.readyAt ?? now
     if entry.isAsync {
       readyAsync.append(entry)
+    } else if entry.isMainLane {
+      readyMain.push(entry, rank: Self.rank(entry))
     } else {
       readySync.push(entry, rank: Self.rank(entry))
+    }
+  }
+
+  /// An entry handed over leaves the builds in flight: ended, skipped, cancelled, or held by a
+  /// pause.
+  private mutating func leaveFlight(_ entry: Entry) {
+    if entry.isMainLane {
+      mainInFlight = false
+    } else if !entry.isAsync {
+      inFlight -= 1
     }
   }
 
@@ -526,8 +552,8 @@ struct LaunchSchedule {
     return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | UInt64(entry.order)
   }
 
-  /// Takes the entries to hand to the scheduler now: every ready async build, and synchronous
-  /// ones up to `width` in flight.
+  /// Takes the entries to hand to the scheduler now: every ready async build, synchronous ones
+  /// up to `width` in flight, and one main-lane build if none is in flight.
   private mutating func takeSubmittable() -> [Entry] {
     guard !paused, phase == .deferring || phase == .fullyReady else { return [] }
     var taken: [Entry] = []
@@ -541,6 +567,9 @@ struct LaunchSchedule {
     readyAsync = []
     while inFlight < width, let entry = readySync.pop() {
       if submit(entry) { inFlight += 1 }
+    }
+    while !mainInFlight, let entry = readyMain.pop() {
+      if submit(entry) { mainInFlight = true }
     }
     return taken
   }

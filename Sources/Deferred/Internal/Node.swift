@@ -37,6 +37,9 @@ final class AnyNode: @unchecked Sendable {
   unowned(unsafe) let owner: Container
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
+  /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
+  /// it go to the main-thread lane.
+  let isMainActor: Bool
   let factory: Factory
 
   /// The built singleton.
@@ -58,10 +61,11 @@ final class AnyNode: @unchecked Sendable {
 
   init(
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
-    owner: Container, factory: Factory
+    owner: Container, factory: Factory, isMainActor: Bool = false
   ) {
     self.factory = factory
     if case .async = factory { isAsync = true } else { isAsync = false }
+    self.isMainActor = isMainActor
     self.key = key
     self.scope = scope
     self.priority = priority
@@ -156,7 +160,7 @@ final class AnyNode: @unchecked Sendable {
   func copy(owner container: Container) -> AnyNode {
     AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
-      factory: factory)
+      factory: factory, isMainActor: isMainActor)
   }
 }
 
@@ -164,6 +168,9 @@ final class AnyNode: @unchecked Sendable {
 /// destination it is given.
 enum Factory: Sendable {
   case sync(@Sendable (borrowing Resolver, borrowing ValueDestination) throws -> Void)
+  /// A synchronous factory isolated to the main actor: run only there.
+  case mainActor(
+    @MainActor @Sendable (borrowing Resolver, borrowing ValueDestination) throws -> Void)
   case async(@Sendable (AsyncResolver, borrowing ValueDestination) async throws -> Void)
 
   /// A factory of `Value`s from a closure that resolves what it needs itself. (The forms whose

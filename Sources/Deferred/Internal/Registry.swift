@@ -16,6 +16,9 @@ struct Registry {
   var replaced: [AnyNode] = []
   /// Whether the table was published once; a child may not register any more after that.
   var hasPublished = false
+  /// In a child: whether it is listed among its parent's published children (it is, before it
+  /// first reads the parent's table).
+  var listedWithParent = false
   /// Children that have published their tables, and so may hold or share this container's
   /// nodes: while one lives, no registration here may be replaced.
   var publishedChildren: [WeakContainer] = []

@@ -9,10 +9,15 @@ import Synchronization
 /// context on a loop found this way is really blocked: no false alarms, and the last context to
 /// close a loop always sees it.
 enum WaitGraph {
-  /// What each blocked context waits for, and its chain when it began to wait.
+  /// What each blocked context waits for, and its chain when it began to wait: a build of
+  /// `node` by whoever builds it, or (`onMain`) the main actor, to build `node` there.
   private struct Wait {
     let node: AnyNode
+    let onMain: Bool
     let chain: [AnyServiceKey]
+
+    /// The context this wait waits for, if it is under way.
+    var owner: BuildContext? { onMain ? BuildContext.mainActor : node.currentBuilder() }
   }
 
   private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
@@ -34,15 +39,36 @@ enum WaitGraph {
     try leave(node, latch, context, since: start, await latch.outcome(for: node))
   }
 
-  /// Records that `context` waits for `node`, unless that would close a cycle, tells the
-  /// container's wait observer, and returns when the wait began.
-  private static func enter(_ node: AnyNode, _ context: BuildContext) throws(DeferredError)
+  /// Records that `context`, on another thread than the main actor's, waits for the main
+  /// actor to build `node`, unless that would close a cycle (the main actor waits, directly
+  /// or through others, for a build `context` holds); returns when the wait began.
+  static func enterMain(for node: AnyNode, _ context: BuildContext) throws(DeferredError)
     -> UInt64
   {
+    try enter(node, context, onMain: true)
+  }
+
+  /// Ends a wait begun with ``enterMain(for:_:)``: its time counts as nested time of the build
+  /// `context` is running, as a wait for another thread's build does.
+  static func leaveMain(for node: AnyNode, _ context: BuildContext, since start: UInt64)
+    throws(DeferredError)
+  {
+    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+    let elapsed = node.owner.recorder.clock.now() &- start
+    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= elapsed }
+  }
+
+  /// Records that `context` waits for `node` (built by another context, or by the main actor
+  /// when `onMain`), unless that would close a cycle, tells the container's wait observer, and
+  /// returns when the wait began.
+  private static func enter(_ node: AnyNode, _ context: BuildContext, onMain: Bool = false)
+    throws(DeferredError) -> UInt64
+  {
     try waits.withLock { waits throws(DeferredError) in
+      let waiting = Wait(node: node, onMain: onMain, chain: context.chain)
       var loop = context.chain + [node.key]
       var target = node
-      var owner = node.currentBuilder()
+      var owner = waiting.owner
       while let current = owner {
         if current === context {
           let start = loop.firstIndex(of: loop[loop.count - 1]) ?? 0
@@ -53,15 +79,21 @@ enum WaitGraph {
         let tail = wait.chain.firstIndex(of: target.key).map { wait.chain[($0 + 1)...] }
         loop += (tail ?? []) + [wait.node.key]
         target = wait.node
-        owner = wait.node.currentBuilder()
+        owner = wait.owner
       }
-      waits[ObjectIdentifier(context)] = Wait(node: node, chain: context.chain)
+      waits[ObjectIdentifier(context)] = waiting
     }
+    // A wait for the main actor is told by the hop, once its job is queued.
+    if !onMain { tellWaitObserver(node, context) }
+    return node.owner.recorder.clock.now()
+  }
+
+  /// Tells `node`'s container's wait observer that `context` is about to wait for `node`.
+  static func tellWaitObserver(_ node: AnyNode, _ context: BuildContext) {
     node.owner.tellWaitObserver(
       WaitEvent(
         service: node.key.description, thread: context.thread.name,
         waitingService: context.chain.last?.description))
-    return node.owner.recorder.clock.now()
   }
 
   /// Ends the wait of `context` for `latch` with `outcome` (`nil`: it timed out), records it,

@@ -1,0 +1,103 @@
+extension Container {
+  /// Registers a main-actor service whose factory's parameters are its dependencies: a view
+  /// model, a coordinator, an SDK that must start on the main thread.
+  ///
+  /// The factory always runs on the main actor. Resolved on the main actor, a service that is
+  /// not built is built there and then; resolved from another thread, its build is sent to the
+  /// main actor and the caller waits (a wait that would close a loop, the main actor waiting
+  /// for a build that thread holds, fails at once with the chain); `awaitService` suspends
+  /// instead. Once built, it is read lock-free from any thread, like any other service.
+  ///
+  /// A critical one is built by ``launch(_:)``, which must then run on the main actor. A
+  /// deferred one is built on the main-thread lane after the first frame: one build per turn
+  /// of the main queue, so touches and frames go between them.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class KeypadModel {
+  ///   init(calculator: Calculator) { ... }
+  /// }
+  ///
+  /// try container.registerMainActor(
+  ///   KeypadModel.self, priority: .afterFirstFrame(), KeypadModel.init(calculator:))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as.
+  ///   - name: A name, where one type has several registrations.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value on the main actor from its dependencies.
+  /// - Returns: The service's key.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``.
+  @discardableResult
+  public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
+    priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try add(
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      dependencies: declared(repeat (each Dependency).self),
+      factory: .mainActor { resolver, value in
+        value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
+      }, isMainActor: true)
+  }
+
+  /// Registers a main-actor service under `key` whose factory's parameters are the services of
+  /// the `dependencies` keys, in order.
+  ///
+  /// - Parameters:
+  ///   - key: The key the service is resolved by.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - dependencies: The keys of the factory's parameters.
+  ///   - factory: Makes the value on the main actor from its dependencies.
+  /// - Returns: `key`.
+  /// - Throws: As the form whose parameters are the dependencies.
+  @discardableResult
+  public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
+    replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
+    factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    let keys = (repeat each dependencies)
+    return try add(
+      key, scope: scope, priority: priority, replacing: replacing,
+      dependencies: declared(repeat each dependencies),
+      factory: .mainActor { resolver, value in
+        value.initialize(to: try factory(repeat resolver.resolve(each keys)))
+      }, isMainActor: true)
+  }
+
+  /// Registers a main-actor service built by an `async` factory whose parameters are its
+  /// dependencies.
+  ///
+  /// It is resolved with ``awaitService(_:name:isolation:)``; the factory runs on the main
+  /// actor, and its dependencies are resolved before it runs.
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as.
+  ///   - name: A name, where one type has several registrations.
+  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
+  ///   - replacing: Pass `true` to replace a registration of the same key in this container.
+  ///   - factory: Makes the value on the main actor from its dependencies.
+  /// - Returns: The service's key.
+  /// - Throws: As the synchronous form.
+  @discardableResult
+  public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
+    priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @MainActor @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try add(
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      dependencies: declared(repeat (each Dependency).self),
+      factory: .async { resolver, value in
+        value.initialize(
+          to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
+      }, isMainActor: true)
+  }
+}

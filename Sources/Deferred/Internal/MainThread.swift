@@ -1,0 +1,61 @@
+import Dispatch
+
+#if canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether code runs on the main actor, and how a build gets there from another thread.
+///
+/// The main actor's executor is the main queue. On Apple platforms that queue runs on the main
+/// thread; elsewhere another thread may drain it (as under `swift test` on Linux), so "on the
+/// main actor" is asked of the queue, not of the thread: a marker set on the main queue is seen
+/// by every block it runs.
+enum MainThread {
+  private static let marker: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Whether the caller runs on the main actor.
+  static var isCurrent: Bool {
+    #if canImport(Darwin)
+      if pthread_main_np() != 0 { return true }
+    #endif
+    return DispatchQueue.getSpecific(key: marker) == true
+  }
+
+  /// Runs `work` on the main actor for `context`, a build on another thread that needs a
+  /// main-actor service, and blocks until it is done.
+  ///
+  /// The wait is an edge of the wait-for graph like a wait for another thread's build: if the
+  /// main actor is waiting, directly or through others, for a build this context holds, the
+  /// hop fails at once with the loop instead of hanging. The work runs with the main actor's
+  /// build context, whose chain is this context's for the time being, so errors name the whole
+  /// chain.
+  static func run<Result: Sendable>(
+    for node: AnyNode, on context: BuildContext,
+    _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
+  ) throws(DeferredError) -> Result {
+    let start = try WaitGraph.enterMain(for: node, context)
+    let outcome = Locked<Swift.Result<Result, DeferredError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let chain = context.chain
+    node.owner.scheduler.scheduleOnMain(
+      LaunchJob(describing: "build \(node.key) on main", qos: .userInitiated) {
+        let main = BuildContext.current
+        let saved = main.chain
+        main.chain = chain
+        defer { main.chain = saved }
+        let result = Swift.Result { () throws(DeferredError) -> Result in try work(main) }
+        outcome.withLock { $0 = result }
+        done.signal()
+      })
+    WaitGraph.tellWaitObserver(node, context)
+    done.wait()
+    let result = outcome.withLock { $0 }
+    try WaitGraph.leaveMain(for: node, context, since: start)
+    guard let result else { preconditionFailure("a main-actor build ended without an outcome") }
+    return try result.get()
+  }
+}

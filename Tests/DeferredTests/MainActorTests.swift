@@ -1,0 +1,169 @@
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Deferred
+
+@MainActor final class KeypadModel {
+  let storage: Storage
+  var presses = 0
+  init(storage: Storage) {
+    MainActor.assertIsolated()
+    self.storage = storage
+  }
+}
+
+@MainActor final class Banner {
+  init() { MainActor.assertIsolated() }
+}
+
+/// Needs a main-actor service that needs it back.
+final class Sync2: Sendable { init(_: Loop) {} }
+@MainActor final class Loop { init(_: Sync2) {} }
+
+/// What a background thread got, handed to the main actor.
+final class Outcome<Value: Sendable>: Sendable {
+  let value = Locked<Result<Value, DeferredError>?>(nil)
+}
+
+@Suite struct MainActorTests {
+  @MainActor @Test func aMainActorServiceResolvedOnTheMainActorIsBuiltThere() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    try container.registerMainActor(KeypadModel.self, KeypadModel.init(storage:))
+    let model = try container.resolve(KeypadModel.self)
+    #expect(try container.resolve(KeypadModel.self) === model)
+    let build = try #require(container.launchReport().builds.first { $0.service == "KeypadModel" })
+    #expect(build.thread == "main" && build.isMainThread)
+  }
+
+  @MainActor @Test func aBackgroundResolveOfAnUnbuiltMainActorServiceWaitsForTheMainActor() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Storage.self) { Storage() }
+    try container.registerMainActor(KeypadModel.self, KeypadModel.init(storage:))
+    let waiting = Signal()
+    container.onWait { event in
+      if event.service == "KeypadModel" { waiting.fire() }
+    }
+    let outcome = Outcome<KeypadModel>()
+    let done = Signal()
+    Thread.detach {
+      outcome.value.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(KeypadModel.self) }
+      }
+      done.fire()
+    }
+    waiting.wait()
+    // The build waits for its turn of the main queue: nothing ran it yet.
+    #expect(scheduler.queuedOnMain == ["build KeypadModel on main"])
+    #expect(scheduler.runMainNext())
+    done.wait()
+    let model = try #require(try outcome.value.withLock { $0 }?.get())
+    #expect(try container.resolve(KeypadModel.self) === model)
+    #expect(scheduler.queuedOnMain.isEmpty)
+  }
+
+  @MainActor @Test func aMainAndBackgroundCycleFailsWithTheChainInsteadOfHanging() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Sync2.self, Sync2.init)
+    try container.registerMainActor(Loop.self, Loop.init)
+    let waiting = Signal()
+    container.onWait { event in
+      if event.service == "Loop" { waiting.fire() }
+    }
+    let outcome = Outcome<Sync2>()
+    let done = Signal()
+    Thread.detach {
+      outcome.value.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(Sync2.self) }
+      }
+      done.fire()
+    }
+    waiting.wait()
+    // The main actor builds Loop, which needs Sync2, which the background thread holds while
+    // it waits for the main actor: the wait that would close the loop fails at once.
+    #expect(scheduler.runMainNext())
+    done.wait()
+    let result = try #require(outcome.value.withLock { $0 })
+    #expect(throws: DeferredError.self) { try result.get() }
+    guard case .failure(let error) = result else { return }
+    #expect(error.code == .cycle)
+    #expect(error.chain.first == "Sync2")
+    #expect(Set(error.cycle) == ["Sync2", "Loop"])
+    // Nothing was cached: resolved on the main actor, the same loop is a same-thread cycle.
+    let again = #expect(throws: DeferredError.self) { try container.resolve(Loop.self) }
+    #expect(again?.code == .cycle)
+  }
+
+  @Test func launchOffTheMainActorWithACriticalMainActorServiceIsAClearError() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.registerMainActor(Banner.self, priority: .critical) { Banner() }
+    let error = #expect(throws: DeferredError.self) { try container.launch() }
+    #expect(error?.code == .mainActorRequired)
+    #expect(
+      error?.description
+        == "Banner is a main-actor service: launch() builds it, so call launch() on the main"
+        + " actor.")
+  }
+
+  @MainActor @Test func launchOnTheMainActorBuildsCriticalMainActorServices() throws {
+    let container = Container(scheduler: ManualScheduler())
+    let runs = Runs()
+    try container.registerMainActor(Banner.self, priority: .critical) {
+      runs.tick("Banner")
+      return Banner()
+    }
+    try container.launch()
+    #expect(runs["Banner"] == 1)
+  }
+
+  @MainActor @Test func deferredMainActorServicesTakeTheMainLaneOneBuildATurn() throws {
+    let scheduler = ManualScheduler()
+    let clock = scheduler.clock
+    let container = Container(scheduler: scheduler, clock: clock)
+    try container.register(Storage.self, priority: .afterFirstFrame()) { Storage() }
+    try container.registerMainActor(KeypadModel.self, priority: .afterFirstFrame()) {
+      (storage: Storage) in
+      clock.advance(by: .milliseconds(20))
+      return KeypadModel(storage: storage)
+    }
+    try container.registerMainActor(Banner.self, priority: .afterFirstFrame()) { Banner() }
+    try container.launch()
+    try container.firstFrameDrawn()
+    // Banner needs nothing: its turn comes at once; KeypadModel waits for Storage.
+    #expect(scheduler.queued == ["build Storage"])
+    #expect(scheduler.queuedOnMain == ["build Banner on main"])
+    scheduler.runAll()
+    // One main-lane build in flight at a time: KeypadModel waits behind Banner's turn.
+    #expect(scheduler.queuedOnMain == ["build Banner on main"])
+    #expect(scheduler.runMainNext())
+    #expect(scheduler.queuedOnMain == ["build KeypadModel on main"])
+    #expect(!container.isFullyReady)
+    #expect(scheduler.runMainNext())
+    #expect(container.isFullyReady)
+    let report = container.launchReport()
+    let keypad = try #require(report.builds.first { $0.service == "KeypadModel" })
+    #expect(keypad.thread == "main" && keypad.trigger == .scheduled)
+    #expect(report.hazards.map(\.kind).contains(.longMainLaneBuild))
+    let banner = try #require(report.builds.first { $0.service == "Banner" })
+    #expect(banner.thread == "main")
+    #expect(!report.hazards.contains { $0.kind == .longMainLaneBuild && $0.service == "Banner" })
+  }
+
+  @Test func awaitingAMainActorServiceFromATaskBuildsItOnTheMainActor() async throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    try container.registerMainActor(KeypadModel.self, KeypadModel.init(storage:))
+    let model = try await container.awaitService(KeypadModel.self)
+    #expect(try container.resolve(KeypadModel.self) === model)
+  }
+
+  @Test func anAsyncMainActorFactoryRunsOnTheMainActor() async throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.registerMainActor(Banner.self) { () async in Banner() }
+    let banner = try await container.awaitService(Banner.self)
+    #expect(try container.resolve(Banner.self) === banner)
+  }
+}
