@@ -217,7 +217,8 @@ extension Container {
   }
 
   private func add(_ node: AnyNode, replacing: Bool) throws(DeferredError) {
-    let phase = LaunchState.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
+    let phase =
+      LaunchSchedule.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
     if phase != .notLaunched && node.priority.isCritical {
       // The first frame is gone: a critical service can no longer be built before it.
       throw DeferredError(
@@ -244,7 +245,7 @@ extension Container {
       published.store(nil, ordering: .releasing)
     }
     generation.add(1, ordering: .releasing)
-    if phase == .deferring { adopt(node) }
+    scheduleIfLaunched(node)
   }
 }
 

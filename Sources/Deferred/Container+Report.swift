@@ -13,7 +13,7 @@ extension Container {
     func offset(_ time: UInt64) -> Duration {
       Duration(nanoseconds: time > start.nanoseconds ? time - start.nanoseconds : 0)
     }
-    let milestoneTimes = launchState.withLock { $0.milestones }
+    let milestoneTimes = launchSchedule.withLock { $0.milestones }
     var milestones = [Milestone(.processStart, at: .zero)]
     let steps: [(Milestone.Kind, UInt64?)] = [
       (.launchBegan, milestoneTimes.launchBegan), (.criticalReady, milestoneTimes.criticalReady),

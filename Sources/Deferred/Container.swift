@@ -53,9 +53,10 @@ public final class Container: Sendable {
   /// How many synchronous deferred builds may run at once.
   public let maxConcurrentBuilds: Int
 
-  let launchState = Locked(LaunchState())
-  /// ``LaunchState/phase``, readable without the lock.
-  let launchPhase = Atomic<UInt8>(LaunchState.Phase.notLaunched.rawValue)
+  /// The launch and its deferred builds, as one state machine.
+  let launchSchedule: Locked<LaunchSchedule>
+  /// ``LaunchSchedule/phase``, readable without the lock (registration reads it).
+  let launchPhase = Atomic<UInt8>(LaunchSchedule.Phase.notLaunched.rawValue)
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
@@ -95,6 +96,7 @@ public final class Container: Sendable {
     self.clock = clock
     self.waitLimit = waitLimit
     self.maxConcurrentBuilds = max(1, maxConcurrentBuilds ?? activeProcessorCount())
+    self.launchSchedule = Locked(LaunchSchedule(width: self.maxConcurrentBuilds))
   }
 
   private init(parent: Container) {
@@ -104,6 +106,7 @@ public final class Container: Sendable {
     self.clock = parent.clock
     self.waitLimit = parent.waitLimit
     self.maxConcurrentBuilds = parent.maxConcurrentBuilds
+    self.launchSchedule = Locked(LaunchSchedule(width: parent.maxConcurrentBuilds))
   }
 
   /// Makes a container that inherits this one's registrations and may override them.

@@ -41,7 +41,8 @@ public final class ManualScheduler: LaunchScheduler {
   ///   - job: The work.
   ///   - delay: How far the clock must move first.
   public func schedule(_ job: LaunchJob, after delay: Duration) {
-    clock.schedule(after: delay) { self.jobs.withLock { $0.append(job) } }
+    // Weakly: the clock belongs to the scheduler, and a job it holds must not keep it alive.
+    clock.schedule(after: delay) { [weak self] in self?.jobs.withLock { $0.append(job) } }
   }
 
   /// The labels of the queued jobs, oldest first.

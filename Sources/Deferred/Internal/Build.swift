@@ -194,7 +194,7 @@ extension AnyNode {
       let making = TransientMaking(self, context)
       let destination = ValueDestination.allocate(key.type)
       let failure = run(context, into: destination)
-      return try making.end(destination, failure, as: Value.self)
+      return try making.end(self, context, destination, failure, as: Value.self)
     }
   }
 
@@ -208,7 +208,7 @@ extension AnyNode {
     let making = TransientMaking(self, context)
     let destination = ValueDestination.allocate(key.type)
     let failure = await runAsync(context, into: destination)
-    return try making.end(destination, failure, as: Value.self)
+    return try making.end(self, context, destination, failure, as: Value.self)
   }
 
   /// Makes this node's value available to async code on `context`, blocking no thread of the
@@ -247,22 +247,20 @@ extension AnyNode {
 }
 
 /// One transient value being made: its place in the chain and its record, from the start to
-/// the end of its factory.
+/// the end of its factory. It keeps only the record's start: the node and the context are
+/// passed again at the end (kept here, each would be retained and released on every resolve).
 private struct TransientMaking: ~Copyable {
-  let node: AnyNode
-  let context: BuildContext
   let span: Span?
 
   init(_ node: AnyNode, _ context: BuildContext) {
-    self.node = node
-    self.context = context
     context.chain.append(node.key)
     span = node.owner.recorder.begin(context, transient: true)
   }
 
   /// Records the making and returns the value, or throws what went wrong.
   consuming func end<Value>(
-    _ destination: consuming ValueDestination, _ failure: DeferredError?, as _: Value.Type
+    _ node: AnyNode, _ context: BuildContext, _ destination: consuming ValueDestination,
+    _ failure: DeferredError?, as _: Value.Type
   ) throws(DeferredError) -> Value {
     node.owner.recorder.endTransient(span, node, context)
     context.chain.removeLast()

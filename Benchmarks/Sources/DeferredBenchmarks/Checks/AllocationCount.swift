@@ -60,7 +60,8 @@ enum AllocationCount {
     Double(allocations(body)) / Double(operations)
   }
 
-  private static func allocations(_ body: () -> Void) -> Int {
+  /// The allocations `body` makes: counting is turned on just before it and off just after.
+  static func allocations(_ body: () -> Void) -> Int {
     MallocInterposerSwift.reset()
     MallocInterposerSwift.hook()
     body()
@@ -69,7 +70,7 @@ enum AllocationCount {
   }
 
   /// Whether an object allocated while counting is counted.
-  private static func interposerIsCounting() -> Bool {
+  static func interposerIsCounting() -> Bool {
     allocations { blackHole(Storage()) } > 0
   }
 }

@@ -7,6 +7,9 @@ enum ChildCommand {
   /// `_profile WORKLOAD COUNT`: runs one Deferred operation COUNT times, for a profiler such as
   /// callgrind (see ``ProfileChild``).
   static let profile = "_profile"
+  /// `_gate WORKLOAD COUNT`: runs one workload of the performance gate and prints its
+  /// allocations, for callgrind to count its instructions (see ``GateChild``).
+  static let gate = "_gate"
 
   /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
   static func run(_ name: String, _ arguments: [String]) -> Int32? {
@@ -14,6 +17,7 @@ enum ChildCommand {
     case (coldFirstResolve, 2): Int(arguments[1]).map { ColdChild.run(arguments[0], length: $0) }
     case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
     case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
+    case (gate, 2): Int(arguments[1]).map { GateChild.run(arguments[0], count: $0) }
     default: nil
     }
   }

@@ -49,8 +49,15 @@ enum LaunchGraph {
 
   /// 5% critical, 60% after the first frame, 15% idle, 20% on demand; each service after the
   /// first needs two earlier ones, chosen by a fixed-seed generator.
-  static func make(count: Int) -> Deferred.Container {
-    let container = Deferred.Container()
+  ///
+  /// With a `scheduler`, the container runs its deferred builds there, times them with the
+  /// scheduler's clock and builds at most four at once, whatever the machine's processors: a
+  /// launch whose every step is the same from run to run.
+  static func make(count: Int, scheduler: ManualScheduler? = nil) -> Deferred.Container {
+    let container =
+      scheduler.map {
+        Deferred.Container(scheduler: $0, clock: $0.clock, maxConcurrentBuilds: 4)
+      } ?? Deferred.Container()
     var random = SplitMix64(seed: 0x5EED)
     must {
       try container.register(key(0), priority: .critical) { Node() }

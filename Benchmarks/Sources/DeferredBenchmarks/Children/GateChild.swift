@@ -1,0 +1,152 @@
+import ChainServices
+import Deferred
+
+/// The performance gate's workloads (`Scripts/gate.sh`): each sets up, warms up, then calls one
+/// `@inline(never)` function that does the measured work and nothing else, so that callgrind can
+/// count the instructions inside it alone (`--toggle-collect` on that function's mangled name,
+/// which the script reads from the binary's symbols):
+///
+///     valgrind --tool=callgrind --collect-atstart=no \
+///       --toggle-collect='$s18DeferredBenchmarks17gateResolveCached_5built5county…F' \
+///       DeferredBenchmarks _gate resolveCached 100000
+///
+/// It prints `allocations N` on standard output: the heap allocations the measured function
+/// made, counted by malloc-interposer (turned on and off outside the function, so that the
+/// counting is not part of the instructions). Every figure depends only on the code and the
+/// count, not on the machine's speed or load, as long as the process runs with
+/// `SWIFT_DETERMINISTIC_HASHING=1` (hash seeds are random per process otherwise).
+enum GateChild {
+  /// The workloads, with what their count is.
+  static let workloads = [
+    "resolveCached (resolves)", "resolveTransient (resolves)",
+    "register (services, a multiple of \(Chain.chunk))",
+    "coldFirstResolve (chain length, a multiple of \(Chain.chunk))",
+    "launch (services)", "resolveEach (services)",
+  ]
+
+  /// Sets up `workload`, runs its measured function once over `count` operations, and prints
+  /// the allocations it made; returns the exit status.
+  static func run(_ workload: String, count: Int) -> Int32 {
+    guard count > 0 else { return fail("the count must be positive") }
+    guard AllocationCount.interposerIsCounting() else {
+      return fail("malloc-interposer is not counting: no allocation figures")
+    }
+    let allocations: Int
+    switch workload {
+    case "resolveCached":
+      let container = Deferred.Container()
+      must { try container.register(Storage.self) { Storage() } }
+      let built = must { try container.resolve(Storage.self) }
+      allocations = AllocationCount.allocations {
+        gateResolveCached(container, built: built, count: count)
+      }
+    case "resolveTransient":
+      let container = Deferred.Container()
+      must { try container.register(Storage.self) { Storage() } }
+      must { try container.register(Clock.self, scope: .transient, Clock.init) }
+      blackHole(must { try container.resolve(Clock.self) })
+      allocations = AllocationCount.allocations { gateResolveTransient(container, count: count) }
+    case "register":
+      guard validChain(count) else { return fail("no chain of \(count) services") }
+      // The types are known to the runtime already (their metadata made, their conformances
+      // looked up): what is counted is the container's work, not the runtime's first use.
+      must { try Chain.registerDeferred(length: count, into: Deferred.Container()) }
+      let container = Deferred.Container()
+      allocations = AllocationCount.allocations { gateRegister(container, count: count) }
+    case "coldFirstResolve":
+      // As the `_cold-first-resolve` child: the library's own first use is not counted.
+      guard validChain(count) else { return fail("no chain of \(count) services") }
+      let container = Deferred.Container()
+      must { try container.register(Warmup.self) { Warmup() } }
+      blackHole(must { try container.resolve(Warmup.self) })
+      must { try Chain.registerDeferred(length: count, into: container) }
+      allocations = AllocationCount.allocations {
+        gateColdFirstResolve(container, length: count)
+      }
+    case "launch":
+      // A launch of another graph first, so that the first use of launching is not counted
+      // (written out here: a call of the measured function would be counted).
+      let warmup = ManualScheduler()
+      let warm = LaunchGraph.make(count: count, scheduler: warmup)
+      must {
+        try warm.launch()
+        try warm.firstFrameDrawn()
+      }
+      warm.appIsIdle()
+      warmup.runAll()
+      let scheduler = ManualScheduler()
+      let container = LaunchGraph.make(count: count, scheduler: scheduler)
+      allocations = AllocationCount.allocations { gateLaunch(container, scheduler) }
+      guard container.isFullyReady else { return fail("the launch did not finish") }
+    case "resolveEach":
+      let keys = (0..<count).map(LaunchGraph.key)
+      let warm = LaunchGraph.make(count: count, scheduler: ManualScheduler())
+      must { for key in keys { blackHole(try warm.resolve(key)) } }
+      let container = LaunchGraph.make(count: count, scheduler: ManualScheduler())
+      allocations = AllocationCount.allocations { gateResolveEach(container, keys) }
+    default:
+      return fail("no workload named \(workload): \(workloads.joined(separator: ", "))")
+    }
+    print("allocations \(allocations)")
+    return 0
+  }
+
+  private static func validChain(_ length: Int) -> Bool {
+    length <= Chain.maxLength && length % Chain.chunk == 0
+  }
+}
+
+// The measured functions. Their names are what the gate script toggles callgrind's collection
+// on (the script checks that each is one symbol, not merged with another): keep them never
+// inlined, and call each only once a process (collection is on inside every call).
+
+/// `count` resolves of a singleton built already, each checked to be `built` (one comparison a
+/// resolve, which also keeps the optimiser from merging this function with
+/// ``gateResolveTransient(_:count:)`` into one that takes the type as an argument).
+@inline(never)
+func gateResolveCached(_ container: Deferred.Container, built: Storage, count: Int) {
+  must {
+    for _ in 0..<count {
+      let storage = try container.resolve(Storage.self)
+      if storage !== built { fatalError("a cached resolve returned another instance") }
+      blackHole(storage)
+    }
+  }
+}
+
+/// `count` resolves of a transient service built from a singleton built already.
+@inline(never)
+func gateResolveTransient(_ container: Deferred.Container, count: Int) {
+  must { for _ in 0..<count { blackHole(try container.resolve(Clock.self)) } }
+}
+
+/// Registers the first `count` chain services, each with the previous as its parameter.
+@inline(never)
+func gateRegister(_ container: Deferred.Container, count: Int) {
+  must { try Chain.registerDeferred(length: count, into: container) }
+}
+
+/// The first resolve of the last of a chain of `length` services, in a process that has not
+/// resolved them before.
+@inline(never)
+func gateColdFirstResolve(_ container: Deferred.Container, length: Int) {
+  blackHole(must { try Chain.resolveLastDeferred(length: length, from: container) })
+}
+
+/// A whole launch on the calling thread: the critical services, the first frame, idleness, and
+/// every job the scheduler is handed, until none is left.
+@inline(never)
+func gateLaunch(_ container: Deferred.Container, _ scheduler: ManualScheduler) {
+  must {
+    try container.launch()
+    try container.firstFrameDrawn()
+  }
+  container.appIsIdle()
+  scheduler.runAll()
+}
+
+/// What ``gateLaunch(_:_:)`` builds, resolved one by one with no launch phases.
+@inline(never)
+func gateResolveEach(_ container: Deferred.Container, _ keys: [ServiceKey<LaunchGraph.Node>]) {
+  must { for key in keys { blackHole(try container.resolve(key)) } }
+}

@@ -1,0 +1,657 @@
+/// A container's launch and the deferred builds it schedules, as one state machine: every
+/// field is private, every change is a transition, and every transition returns what the
+/// container must do about it, outside the launch lock (a ``LaunchWork``, or an error to
+/// throw). Nothing here takes a lock, runs a factory or calls a scheduler.
+///
+/// The container's phases (`paused` is a flag beside them, not a phase):
+///
+/// | phase         | entered by                                  | left by                        |
+/// | ------------- | ------------------------------------------- | ------------------------------ |
+/// | `notLaunched` | creation; `endLaunch(succeeded: false)`     | `beginLaunch` → `launching`    |
+/// | `launching`   | `beginLaunch`                               | `endLaunch` → `launched`, or back to `notLaunched` |
+/// | `launched`    | `endLaunch(succeeded: true)`                | `firstFrameDrawn` → `deferring` (`fullyReady` if nothing is to be built) |
+/// | `deferring`   | `firstFrameDrawn`                           | the last scheduled build ends → `fullyReady` |
+/// | `fullyReady`  | the last scheduled build ends               | only `shutDown`: a late registration is built, and the app stays ready |
+/// | `shutDown`    | `shutDown`, from every phase                | never: `endLaunch` then reports the shutdown |
+///
+/// Refused: `beginLaunch` out of `notLaunched`, `firstFrameDrawn` before `launched` (both
+/// `launchOrder`); `endLaunch` out of `launching` (`launchOrder`, or `shutDown` once shut
+/// down). `firstFrameDrawn` again, `adopt`, `releaseIdle`, `appIsIdle` and `resume` in a phase
+/// with nothing to schedule do nothing.
+///
+/// A deferred build's entry (``Status``):
+///
+/// | status      | entered by                                | left by                                   |
+/// | ----------- | ----------------------------------------- | ----------------------------------------- |
+/// | `blocked`   | scheduled; `start` while paused           | its gates reach zero, released → `ready`  |
+/// | `ready`     | nothing holds it back (in a ready queue)  | taken, not paused → `submitted`           |
+/// | `submitted` | handed to the scheduler                   | `start` → `running` (`blocked` if paused) |
+/// | `running`   | `start`                                   | `finish` → `built` or `failed`            |
+/// | `built`, `failed` | `finish`                            | final                                     |
+/// | `skipped`   | a scheduled dependency failed, before it ran | final (left to be built on demand)     |
+/// | `cancelled` | `shutDown`, before it ran                 | final                                     |
+///
+/// `blocked`, `ready` and `submitted` go to `skipped` or `cancelled`; `running` never does: it
+/// ends with `finish`. The app is fully ready once every entry scheduled before then has
+/// ended, whatever its end. Gates come only from entries of the same stage or an earlier one,
+/// so they form no loop but a dependency cycle; the first frame's entries on one are ungated
+/// from each other, and their builds fail with the cycle.
+struct LaunchSchedule {
+  enum Phase: UInt8, Equatable {
+    case notLaunched
+    case launching
+    /// Critical services built; waiting for the first frame.
+    case launched
+    /// First frame reported: deferred builds are scheduled.
+    case deferring
+    /// Every build scheduled before then has ended. Final but for a shutdown.
+    case fullyReady
+    /// Final.
+    case shutDown
+  }
+
+  enum Status: Equatable {
+    /// Waiting for scheduled dependencies, or for its idle time.
+    case blocked
+    /// May be handed to the scheduler.
+    case ready
+    /// Handed to the scheduler, not started.
+    case submitted
+    case running
+    case built
+    case failed
+    /// A scheduled dependency failed: left to be built on demand.
+    case skipped
+    /// Shut down before it started.
+    case cancelled
+  }
+
+  /// How a build that ran ended.
+  enum Outcome: Equatable {
+    case built
+    case failed
+  }
+
+  /// One deferred build: a reference, so that updating one never copies another's list of
+  /// dependents, and so that the schedule links entries to each other, not to dictionary keys.
+  /// Read and written only under the launch lock; a job holds one to name its build.
+  final class Entry: @unchecked Sendable {
+    let node: AnyNode
+    let priority: Priority
+    /// Whether the node's factory is async: such a build holds no thread while it waits, and
+    /// does not count against the width.
+    let isAsync: Bool
+    /// Registration order, to keep builds of equal rank in the order the app registered them.
+    let order: Int
+    /// Scheduled dependencies not built yet.
+    fileprivate(set) var gates = 0
+    fileprivate(set) var dependents: [Entry] = []
+    /// For idle services: released by their delay or by the app saying it is idle.
+    fileprivate(set) var released: Bool
+    fileprivate(set) var status = Status.blocked
+    /// When it became ready to run, for the time it spent queued.
+    fileprivate(set) var readyAt: UInt64?
+    /// Scratch of the search for cycles: visit order and lowest reachable, or -1.
+    fileprivate var visit = -1
+    fileprivate var low = 0
+    fileprivate var onStack = false
+
+    init(node: AnyNode, priority: Priority, order: Int, released: Bool) {
+      self.node = node
+      self.priority = priority
+      self.isAsync = node.isAsync
+      self.order = order
+      self.released = released
+    }
+
+    var isFinished: Bool {
+      switch status {
+      case .built, .failed, .skipped, .cancelled: true
+      default: false
+      }
+    }
+
+    /// Whether it has not started and may still be skipped or cancelled.
+    fileprivate var isPending: Bool {
+      switch status {
+      case .blocked, .ready, .submitted: true
+      default: false
+      }
+    }
+  }
+
+  /// Someone waiting for full readiness.
+  enum Waiter: Sendable {
+    /// Called once the app is fully ready; released uncalled if the container shuts down.
+    case callback(@Sendable () -> Void)
+    /// Resumed once the app is fully ready; resumed throwing if the container shuts down.
+    case continuation(CheckedContinuation<Void, any Error>)
+  }
+
+  private(set) var phase = Phase.notLaunched
+  private(set) var flags: Set<LaunchFlag> = []
+  private(set) var paused = false
+  private(set) var milestones = Milestones()
+  private var idleRequested = false
+  private var entries = EntryTable()
+  /// Synchronous entries that may run now, best first; async ones, in the order they became
+  /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
+  private var readySync = RankedQueue()
+  private var readyAsync: [Entry] = []
+  /// Synchronous builds handed to the scheduler or running: bounded by `width`.
+  private(set) var inFlight = 0
+  /// Entries not ended yet.
+  private(set) var remaining = 0
+  private var waiters: [Waiter] = []
+  /// How many synchronous builds may be in flight at once.
+  let width: Int
+
+  init(width: Int) {
+    self.width = max(1, width)
+  }
+
+  /// Whether every build scheduled before it was has ended.
+  var isFullyReady: Bool { phase == .fullyReady }
+
+  /// The entry of `node`, if it is scheduled.
+  func entry(for node: AnyNode) -> Entry? { entries[node] }
+
+  /// Whether a registration of `node` may have to be scheduled: it is a singleton whose
+  /// priority is deferred, or depends on the launch.
+  static func mayBeScheduled(_ node: AnyNode) -> Bool {
+    guard node.scope == .singleton else { return false }
+    switch node.priority.kind {
+    case .afterFirstFrame, .idle, .when: return true
+    case .critical, .onDemand: return false
+    }
+  }
+
+  // MARK: - The launch
+
+  /// `notLaunched → launching`; refused in every other phase.
+  mutating func beginLaunch(flags: Set<LaunchFlag>, now: UInt64) -> DeferredError? {
+    guard phase == .notLaunched else {
+      let detail =
+        phase == .shutDown
+        ? "the container was shut down" : "launch() was called already; call it once"
+      return DeferredError(.launchOrder, key: Self.launchKey, chain: [], detail: detail)
+    }
+    phase = .launching
+    self.flags = flags
+    milestones.launchBegan = now
+    return nil
+  }
+
+  /// `launching → launched`, or back to `notLaunched` when a critical build failed; a
+  /// shutdown meanwhile stays, and is returned to report.
+  mutating func endLaunch(succeeded: Bool, now: UInt64) -> DeferredError? {
+    switch phase {
+    case .launching:
+      phase = succeeded ? .launched : .notLaunched
+      if succeeded { milestones.criticalReady = now }
+      return nil
+    case .shutDown:
+      return DeferredError(.shutDown, key: Self.launchKey, chain: [])
+    default:
+      return DeferredError(
+        .launchOrder, key: Self.launchKey, chain: [], detail: "no launch is under way")
+    }
+  }
+
+  /// `launched → deferring`: schedules the deferred services among `nodes` (read only then,
+  /// under the launch lock, so that a registration either is among them or finds the phase
+  /// moved on), or `fullyReady` at once if there are none. Again afterwards: nothing.
+  mutating func firstFrameDrawn(nodes: @autoclosure () -> [AnyNode], now: UInt64) -> Result<
+    LaunchWork, DeferredError
+  > {
+    switch phase {
+    case .deferring, .fullyReady:
+      return .success(LaunchWork())
+    case .launched:
+      break
+    case .notLaunched, .launching, .shutDown:
+      let detail =
+        phase == .shutDown
+        ? "the container was shut down" : "call launch() before firstFrameDrawn()"
+      return .failure(
+        DeferredError(
+          .launchOrder, key: AnyServiceKey(Container.self, name: "firstFrameDrawn"), chain: [],
+          detail: detail))
+    }
+    phase = .deferring
+    milestones.firstFrame = now
+    let nodes = nodes()
+    var delays: Set<Duration> = []
+    var added: [Entry] = []
+    added.reserveCapacity(nodes.count)
+    entries.reserveCapacity(entries.count + nodes.count)
+    for (order, node) in nodes.enumerated() {
+      guard let (entry, delay) = addEntry(node, order: order) else { continue }
+      added.append(entry)
+      if let delay { delays.insert(delay) }
+    }
+    for entry in added { gate(entry) }
+    Self.ungateCycles(among: added)
+    for entry in added { makeReady(entry, at: now) }
+    var work = LaunchWork(timers: delays.sorted())
+    completeIfDone(&work, at: now)
+    work.submit = takeSubmittable()
+    return .success(work)
+  }
+
+  /// Schedules a deferred service registered after the first frame, as if it had been there.
+  /// Once fully ready, the app stays so: the service is built, and nobody waits for it. Before
+  /// the first frame, nothing: the first frame's nodes hold it.
+  mutating func adopt(node: AnyNode, now: UInt64) -> LaunchWork {
+    guard phase == .deferring || phase == .fullyReady,
+      let (entry, delay) = addEntry(node, order: entries.count)
+    else { return LaunchWork() }
+    // A new entry has no dependents yet: it can close no loop but through itself, which
+    // `gate` leaves out.
+    gate(entry)
+    makeReady(entry, at: now)
+    var work = LaunchWork(timers: delay.map { [$0] } ?? [])
+    work.submit = takeSubmittable()
+    return work
+  }
+
+  /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
+  mutating func releaseIdle(upTo limit: Duration?, now: UInt64) -> LaunchWork {
+    guard phase == .deferring || phase == .fullyReady else { return LaunchWork() }
+    for entry in entries.values where !entry.released {
+      guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
+      else { continue }
+      entry.released = true
+      makeReady(entry, at: now)
+    }
+    return LaunchWork(submit: takeSubmittable())
+  }
+
+  /// The app is idle: idle entries, now and later, are released at once.
+  mutating func appIsIdle(now: UInt64) -> LaunchWork {
+    idleRequested = true
+    return releaseIdle(upTo: nil, now: now)
+  }
+
+  /// Holds back builds that have not started.
+  mutating func pause() {
+    paused = true
+  }
+
+  /// Lets builds go on after ``pause()``.
+  mutating func resume() -> LaunchWork {
+    paused = false
+    return LaunchWork(submit: takeSubmittable())
+  }
+
+  /// Any phase → `shutDown`, for good: entries that have not started are cancelled, waiters
+  /// are failed, callbacks released. Again: nothing.
+  mutating func shutDown() -> LaunchWork {
+    guard phase != .shutDown else { return LaunchWork() }
+    var work = LaunchWork()
+    work.awaitRunning = phase == .deferring || phase == .fullyReady
+    phase = .shutDown
+    for entry in entries.values where entry.isPending {
+      if entry.status == .submitted && !entry.isAsync { inFlight -= 1 }
+      entry.status = .cancelled
+      work.cancelled.append(entry)
+    }
+    readySync.removeAll()
+    readyAsync = []
+    work.shutDown = waiters
+    waiters = []
+    return work
+  }
+
+  /// Waits for full readiness: told at once if the app is fully ready or shut down.
+  mutating func addFullyReadyWaiter(_ waiter: Waiter) -> LaunchWork {
+    var work = LaunchWork()
+    switch phase {
+    case .fullyReady: work.ready = [waiter]
+    case .shutDown: work.shutDown = [waiter]
+    default: waiters.append(waiter)
+    }
+    return work
+  }
+
+  // MARK: - Builds
+
+  /// `submitted → running`: returns the build to run, or `nil` if it is not to run now
+  /// (ended meanwhile, or paused: then back in its ready queue).
+  mutating func start(_ entry: Entry, now: UInt64) -> ScheduledRun? {
+    guard entry.status == .submitted else { return nil }
+    if paused {
+      entry.status = .blocked
+      if !entry.isAsync { inFlight -= 1 }
+      makeReady(entry, at: now)
+      return nil
+    }
+    entry.status = .running
+    return ScheduledRun(
+      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt, flags: flags)
+  }
+
+  /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
+  /// starts the first synchronous one of that quality of service for the finishing thread to
+  /// run next (``LaunchWork/next``); on failure, skips the entries that need it.
+  mutating func finish(
+    _ entry: Entry, _ outcome: Outcome, carryingOn qos: QualityOfService? = nil, now: UInt64
+  ) -> LaunchWork {
+    guard entry.status == .running else { return LaunchWork() }
+    if !entry.isAsync { inFlight -= 1 }
+    remaining -= 1
+    switch outcome {
+    case .built:
+      entry.status = .built
+      for dependent in entry.dependents {
+        dependent.gates -= 1
+        makeReady(dependent, at: now)
+      }
+    case .failed:
+      entry.status = .failed
+      var queue = entry.dependents
+      while let dependent = queue.popLast() {
+        guard dependent.isPending else { continue }
+        if dependent.status == .submitted && !dependent.isAsync { inFlight -= 1 }
+        dependent.status = .skipped
+        remaining -= 1
+        queue += dependent.dependents
+      }
+    }
+    var work = LaunchWork()
+    completeIfDone(&work, at: now)
+    var submit = takeSubmittable()
+    if let qos, let index = submit.firstIndex(where: { !$0.isAsync && $0.priority.qos == qos }) {
+      work.next = start(submit.remove(at: index), now: now)
+    }
+    work.submit = submit
+    return work
+  }
+
+  // MARK: - Inside
+
+  private static let launchKey = AnyServiceKey(Container.self, name: "launch")
+
+  /// `deferring → fullyReady` once every entry has ended: the waiters are told.
+  private mutating func completeIfDone(_ work: inout LaunchWork, at now: UInt64) {
+    guard phase == .deferring, remaining == 0 else { return }
+    phase = .fullyReady
+    milestones.fullyReady = now
+    work.ready = waiters
+    waiters = []
+  }
+
+  /// Adds `node` if it is a deferred singleton not built nor scheduled yet; returns its entry
+  /// and its idle delay.
+  private mutating func addEntry(_ node: AnyNode, order: Int) -> (Entry, Duration?)? {
+    guard node.scope == .singleton, !node.isReady else { return nil }
+    let priority = node.priority.resolved(in: flags)
+    var delay: Duration?
+    switch priority.kind {
+    case .afterFirstFrame: break
+    case .idle(let idle): delay = idle
+    default: return nil
+    }
+    guard entries[node] == nil else { return nil }
+    let entry = Entry(
+      node: node, priority: priority, order: order, released: delay == nil || idleRequested)
+    entries.insert(entry)
+    remaining += 1
+    return (entry, delay)
+  }
+
+  /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
+  /// (iteratively), that run in the same stage or before it, and that are not itself.
+  private func gate(_ entry: Entry) {
+    var gates = 0
+    var seen: Set<ObjectIdentifier> = []
+    var queue: [AnyNode] = []
+    func visit(_ dependency: AnyNode) {
+      if let scheduled = entries[dependency] {
+        guard scheduled !== entry, scheduled.priority.stage <= entry.priority.stage,
+          !scheduled.isFinished, !scheduled.dependents.contains(where: { $0 === entry })
+        else { return }
+        // Room for a few at once: most entries have one to a handful of dependents.
+        if scheduled.dependents.isEmpty { scheduled.dependents.reserveCapacity(4) }
+        scheduled.dependents.append(entry)
+        gates += 1
+      } else if seen.insert(ObjectIdentifier(dependency)).inserted {
+        queue.append(dependency)
+      }
+    }
+    Self.forEachUnbuiltDependency(of: entry.node, visit)
+    while let next = queue.popLast() { Self.forEachUnbuiltDependency(of: next, visit) }
+    entry.gates += gates
+  }
+
+  /// The schedule's one look at the graph: the dependencies of `node` known so far that are
+  /// registered and not built.
+  private static func forEachUnbuiltDependency(of node: AnyNode, _ body: (AnyNode) -> Void) {
+    for key in node.knownDependencies {
+      guard let dependency = node.owner.lookup(key.typeID, key.name) else { continue }
+      // Built ones, the most, are passed over without retaining their node.
+      if dependency._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
+      body(dependency.takeUnretainedValue())
+    }
+  }
+
+  /// Removes the gates between entries on one cycle (a strongly connected component of the
+  /// gates, found iteratively with Tarjan's algorithm): none would ever be ready. Each then
+  /// runs, and its build fails with the cycle; entries gated on them wait for that.
+  private static func ungateCycles(among entries: [Entry]) {
+    var counter = 0
+    var stack: [Entry] = []
+    var path: [(entry: Entry, next: Int)] = []
+    func open(_ entry: Entry) {
+      entry.visit = counter
+      entry.low = counter
+      counter += 1
+      entry.onStack = true
+      stack.append(entry)
+      path.append((entry, 0))
+    }
+    for root in entries where root.visit < 0 && !root.dependents.isEmpty {
+      open(root)
+      while let (entry, next) = path.last {
+        if next < entry.dependents.count {
+          path[path.count - 1].next += 1
+          let dependent = entry.dependents[next]
+          if dependent.visit < 0 {
+            open(dependent)
+          } else if dependent.onStack {
+            entry.low = min(entry.low, dependent.visit)
+          }
+          continue
+        }
+        path.removeLast()
+        if let parent = path.last?.entry { parent.low = min(parent.low, entry.low) }
+        guard entry.low == entry.visit else { continue }
+        var component: Set<ObjectIdentifier> = []
+        var members: [Entry] = []
+        while let member = stack.popLast() {
+          member.onStack = false
+          component.insert(ObjectIdentifier(member))
+          members.append(member)
+          if member === entry { break }
+        }
+        guard members.count > 1 else { continue }
+        for member in members {
+          member.dependents.removeAll { dependent in
+            guard component.contains(ObjectIdentifier(dependent)) else { return false }
+            dependent.gates -= 1
+            return true
+          }
+        }
+      }
+    }
+  }
+
+  /// Marks `entry` ready to run, if nothing holds it back any more.
+  private mutating func makeReady(_ entry: Entry, at now: UInt64) {
+    guard entry.status == .blocked, entry.gates == 0, entry.released else { return }
+    entry.status = .ready
+    entry.readyAt = entry.readyAt ?? now
+    if entry.isAsync {
+      readyAsync.append(entry)
+    } else {
+      readySync.push(entry, rank: Self.rank(entry))
+    }
+  }
+
+  /// Stage, then quality of service, then registration order: lower runs first.
+  private static func rank(_ entry: Entry) -> UInt64 {
+    let qos = UInt64(QualityOfService.allCases.firstIndex(of: entry.priority.qos) ?? 0)
+    return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | UInt64(entry.order)
+  }
+
+  /// Takes the entries to hand to the scheduler now: every ready async build, and synchronous
+  /// ones up to `width` in flight.
+  private mutating func takeSubmittable() -> [Entry] {
+    guard !paused, phase == .deferring || phase == .fullyReady else { return [] }
+    var taken: [Entry] = []
+    func submit(_ entry: Entry) -> Bool {
+      guard entry.status == .ready else { return false }
+      entry.status = .submitted
+      taken.append(entry)
+      return true
+    }
+    for entry in readyAsync { _ = submit(entry) }
+    readyAsync = []
+    while inFlight < width, let entry = readySync.pop() {
+      if submit(entry) { inFlight += 1 }
+    }
+    return taken
+  }
+}
+
+/// What a transition of the ``LaunchSchedule`` asks the container to do, outside the lock.
+struct LaunchWork {
+  /// Builds to hand to the scheduler, a job each.
+  var submit: [LaunchSchedule.Entry] = []
+  /// Idle delays to arm a timer for.
+  var timers: [Duration] = []
+  /// To tell that the app is fully ready.
+  var ready: [LaunchSchedule.Waiter] = []
+  /// To tell that the container shut down: continuations throw, callbacks are released
+  /// uncalled.
+  var shutDown: [LaunchSchedule.Waiter] = []
+  /// Entries a shutdown cancelled, to record.
+  var cancelled: [LaunchSchedule.Entry] = []
+  /// For a shutdown: whether builds may be running, to wait for.
+  var awaitRunning = false
+  /// The build the finishing thread runs next, started already.
+  var next: ScheduledRun?
+}
+
+/// A scheduled build about to run: its service, and what its build context records.
+struct ScheduledRun: Sendable {
+  let entry: LaunchSchedule.Entry
+  var node: AnyNode { entry.node }
+  let qos: QualityOfService
+  let readyAt: UInt64?
+  let flags: Set<LaunchFlag>
+
+  /// Sets `context` up for this build.
+  func prepare(_ context: BuildContext) {
+    context.trigger = .scheduled
+    context.flags = flags
+    context.scheduled = node
+    context.qos = qos
+    context.readyAt = readyAt
+  }
+}
+
+/// When each step of the launch happened, in nanoseconds on the container's clock.
+struct Milestones {
+  var launchBegan: UInt64?
+  var criticalReady: UInt64?
+  var firstFrame: UInt64?
+  var fullyReady: UInt64?
+}
+
+/// A binary min-heap of entries by rank: ready builds, best first, in O(log n).
+struct RankedQueue {
+  private var items: [(rank: UInt64, entry: LaunchSchedule.Entry)] = []
+
+  var isEmpty: Bool { items.isEmpty }
+
+  mutating func push(_ entry: LaunchSchedule.Entry, rank: UInt64) {
+    items.append((rank, entry))
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard items[child].rank < items[parent].rank else { break }
+      items.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func pop() -> LaunchSchedule.Entry? {
+    guard !items.isEmpty else { return nil }
+    items.swapAt(0, items.count - 1)
+    let best = items.removeLast().entry
+    var parent = 0
+    while true {
+      let left = parent * 2 + 1
+      let right = left + 1
+      var smallest = parent
+      if left < items.count && items[left].rank < items[smallest].rank { smallest = left }
+      if right < items.count && items[right].rank < items[smallest].rank { smallest = right }
+      guard smallest != parent else { return best }
+      items.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+
+  mutating func removeAll() { items = [] }
+}
+
+/// The launch's entries by node: an open-addressing table hashed by the node's address with a
+/// multiply-shift. Making the schedule looks an entry up for every edge of the graph, and a
+/// `Dictionary` would hash each address with SipHash.
+struct EntryTable {
+  private var slots: [LaunchSchedule.Entry?] = Array(repeating: nil, count: 16)
+  private(set) var count = 0
+
+  /// Every entry, in no particular order.
+  var values: [LaunchSchedule.Entry] { slots.compactMap { $0 } }
+
+  /// The entry of `node`, if it has one.
+  subscript(node: AnyNode) -> LaunchSchedule.Entry? {
+    var index = Self.index(of: node, in: slots.count)
+    while let entry = slots[index] {
+      if entry.node === node { return entry }
+      index = (index + 1) & (slots.count - 1)
+    }
+    return nil
+  }
+
+  /// Adds an entry; its node must have none yet.
+  mutating func insert(_ entry: LaunchSchedule.Entry) {
+    reserveCapacity(count + 1)
+    Self.place(entry, in: &slots)
+    count += 1
+  }
+
+  /// Makes room for `capacity` entries in all, at most half the slots full.
+  mutating func reserveCapacity(_ capacity: Int) {
+    guard capacity * 2 > slots.count else { return }
+    var size = slots.count
+    while capacity * 2 > size { size *= 2 }
+    var grown = [LaunchSchedule.Entry?](repeating: nil, count: size)
+    for case let entry? in slots { Self.place(entry, in: &grown) }
+    slots = grown
+  }
+
+  private static func place(_ entry: LaunchSchedule.Entry, in slots: inout [LaunchSchedule.Entry?])
+  {
+    var index = index(of: entry.node, in: slots.count)
+    while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
+    slots[index] = entry
+  }
+
+  private static func index(of node: AnyNode, in size: Int) -> Int {
+    multiplyShift(
+      UInt(bitPattern: ObjectIdentifier(node)), shift: UInt.bitWidth - size.trailingZeroBitCount)
+  }
+}
