@@ -493,7 +493,10 @@ struct StressRound {
           let delivered = Set(state.deliveries.map(\.0))
           return state.accepted.allSatisfy {
             delivered.contains($0) || !built.contains(stressKey($0.id).description)
-          } && (!returned || (state.fullyReadyCalls[0] >= 1 && state.fullyReadyCalls[1] >= 1))
+          }
+            && (!returned
+              || (state.fullyReadyCalls[0] >= 1
+                && (state.fullyReadyCalls[1] >= 1 || state.tickets["shutDown"] != nil)))
         }
         if settled || clock.now > end { break }
         try? await Task.sleep(for: .milliseconds(2))

@@ -27,6 +27,7 @@ import Testing
     let start = clock.now
     var slowest = (seed: first, time: Duration.zero)
     var failures = 0
+    var tally = StressTally()
     for round in 0..<rounds {
       let seed = first &+ UInt64(round)
       let plan = StressPlan(seed: seed, maxServices: maxServices)
@@ -40,6 +41,7 @@ import Testing
             "[release] still alive after the round: \(remaining.joined(separator: ", "))")
         }
       }
+      tally.add(result.ledger)
       let time = clock.now - roundStart
       if time > slowest.time { slowest = (seed, time) }
       guard !violations.isEmpty else { continue }
@@ -59,6 +61,7 @@ import Testing
     print(
       "StressTests: \(rounds) rounds in \(total), \(total / max(1, rounds)) a round;"
         + " slowest seed \(slowest.seed), \(slowest.time); \(failures) failed")
+    print("StressTests: \(tally)")
   }
 
   /// Waits up to two seconds (a deferred idle job may still hold the container for its
@@ -71,5 +74,33 @@ import Testing
       try? await Task.sleep(for: .milliseconds(2))
     }
     return released.remaining
+  }
+}
+
+/// What the rounds did, all together: so that a run that passes shows it exercised something.
+struct StressTally: CustomStringConvertible {
+  var resolves = 0
+  var errors: [String: Int] = [:]
+  var delivered = 0
+  var shutDowns = 0
+  var fullyReady = 0
+  var replaced = 0
+
+  mutating func add(_ ledger: StressLedger.State) {
+    resolves += ledger.outcomes.count
+    for outcome in ledger.outcomes {
+      if case .failure(let error) = outcome.result { errors["\(error.code)", default: 0] += 1 }
+    }
+    delivered += ledger.deliveries.count
+    if ledger.tickets["shutDown"] != nil { shutDowns += 1 }
+    if ledger.tickets["fullyReady"] != nil { fullyReady += 1 }
+    replaced += ledger.replaced.values.filter { $0 }.count
+  }
+
+  var description: String {
+    let codes = errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    return "\(resolves) resolves (errors: \(codes.joined(separator: ", "))),"
+      + " \(delivered) whenReady deliveries, \(fullyReady) rounds fully ready,"
+      + " \(shutDowns) shut down, \(replaced) registrations replaced"
   }
 }
