@@ -153,7 +153,7 @@ extension Container {
     _ work: @escaping @Sendable (Value) -> Void
   ) throws(DeferredError) {
     let key = ServiceKey<Value>(name: name)
-    guard let found = lookup(ObjectIdentifier(Value.self), name) else {
+    guard let found = lookup(ObjectIdentifier(Value.self), name, lookupHash(of: name)) else {
       throw missing(key.erased, chain: [])
     }
     found.takeUnretainedValue().whenReady(on: queue, work)

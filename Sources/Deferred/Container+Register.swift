@@ -22,7 +22,8 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: ``DeferredError/Code/duplicateRegistration`` if the key is registered already and
   ///   `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
-  ///   already, or if this is a child container that has resolved something.
+  ///   already, if this is a child container that has resolved something, or if `replacing`
+  ///   and a child of this container has resolved something.
   @discardableResult
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -226,25 +227,41 @@ extension Container {
         detail: "critical services must be registered before launch()")
     }
     try registry.withLock { registry throws(DeferredError) in
-      if parent != nil && !registry.tables.isEmpty {
+      if parent != nil && registry.hasPublished {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
       }
-      // One hash in the common case: insert, and put back what was there if it may not go.
-      if let existing = registry.own.updateValue(node, forKey: node.key) {
-        // Retired only if it may be replaced: never built, nor being built. Work queued for
-        // it moves to the replacement, and a resolve that found it builds the replacement.
-        guard replacing && existing.retire(replacedBy: node) else {
-          registry.own[node.key] = existing
+      // The table holds this container's own registrations (a child's copies join it only
+      // once it has published, and it may register no more then).
+      let key = node.key
+      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
+        .takeUnretainedValue()
+      {
+        // Refused while a live child has resolved through this container; otherwise retired
+        // only if it was never built nor is being built. Work queued for it moves to the
+        // replacement, and a resolve that found it builds the replacement.
+        let child = replacing ? registry.livePublishedChild : nil
+        guard replacing && child == nil && existing.retire(replacedBy: node) else {
           throw DeferredError(
             replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
-            chain: [node.key])
+            chain: [node.key],
+            detail: child.map {
+              "the child container made at \($0.origin ?? "?") has resolved through this"
+                + " container already; replace it before any child resolves, or register the"
+                + " replacement in the child"
+            })
+        }
+        registry.replaced.append(existing)
+        if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
+          registry.ordered[index] = node
         }
       } else {
-        registry.order.append(node.key)
+        registry.ordered.append(node)
       }
-      published.store(nil, ordering: .releasing)
+      // Before the node is in the table: a child that finds it through this container then
+      // sees that something changed.
+      generation.add(1, ordering: .releasing)
+      registry.insert(node, publishingTo: self)
     }
-    generation.add(1, ordering: .releasing)
     scheduleIfLaunched(node)
   }
 }

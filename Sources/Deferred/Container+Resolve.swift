@@ -22,7 +22,7 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), name) {
+    if let value = readyValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
       return value.load(as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
@@ -35,7 +35,7 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
     return try resolveSlow(key)
@@ -70,7 +70,7 @@ extension Container {
   /// - Returns: The service.
   @inlinable
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
     return requireSlow(key)
@@ -121,10 +121,10 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
-    guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
+    guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     let node = found.takeUnretainedValue()
@@ -135,10 +135,10 @@ extension Container {
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name) {
+    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
-    guard let found = lookup(ObjectIdentifier(Value.self), key.name) else {
+    guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }

@@ -25,8 +25,8 @@ import Synchronization
 /// let sync = try container.resolve(SyncService.self)  // builds Storage, Network, SyncService
 /// ```
 ///
-/// A child container, made with ``makeChild()``, inherits every registration and can override
-/// some, which is how tests inject doubles without touching the app's container.
+/// A child container, made with ``makeChild(fileID:line:)``, inherits every registration and
+/// can override some, which is how tests inject doubles without touching the app's container.
 ///
 /// - Important: Factories run on whichever thread needs the service first, never under a lock
 ///   of the container. Values must be `Sendable`: they are shared across threads.
@@ -42,6 +42,10 @@ public final class Container: Sendable {
   let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
+  /// In a child: the sum of the ancestors' generations its copies were worked out for.
+  let copiesGeneration = Atomic<Int>(-1)
+  /// In a child: where it was made, to name it in errors.
+  let origin: String?
   /// Told when a thread is about to wait for another thread's build of a service
   /// (``onWait(_:)``).
   let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
@@ -91,6 +95,7 @@ public final class Container: Sendable {
     recording: Recording = .timings
   ) {
     self.parent = nil
+    self.origin = nil
     self.recorder = Recorder(recording, clock: clock)
     self.scheduler = scheduler
     self.clock = clock
@@ -99,8 +104,9 @@ public final class Container: Sendable {
     self.launchSchedule = Locked(LaunchSchedule(width: self.maxConcurrentBuilds))
   }
 
-  private init(parent: Container) {
+  private init(parent: Container, origin: String) {
     self.parent = parent
+    self.origin = origin
     self.recorder = Recorder(parent.recorder.recording, clock: parent.clock)
     self.scheduler = parent.scheduler
     self.clock = parent.clock
@@ -124,21 +130,44 @@ public final class Container: Sendable {
   /// }
   /// ```
   ///
-  /// Register the overrides before the child resolves anything.
-  public func makeChild() -> Container {
-    Container(parent: self)
+  /// Register the overrides before the child resolves anything. Once a child has resolved
+  /// something, and while it lives, this container's registrations can no longer be replaced
+  /// (``DeferredError/Code/registrationTooLate``, naming the child by where it was made); new
+  /// registrations here are still seen by the child.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where the child is made, to name it in errors; the caller's file by default.
+  ///   - line: The line where the child is made; the caller's by default.
+  /// - Returns: The child.
+  public func makeChild(fileID: String = #fileID, line: Int = #line) -> Container {
+    Container(parent: self, origin: "\(fileID):\(line)")
   }
 }
 
 extension Container {
   /// The node for `type` and `name`, read lock-free from the published table.
   @inline(__always)
-  func lookup(_ type: ObjectIdentifier, _ name: String?) -> Unmanaged<AnyNode>? {
-    let bits = UInt(bitPattern: type)
+  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    -> Unmanaged<AnyNode>?
+  {
+    lookup(bits: UInt(bitPattern: type), name, nameHash)
+  }
+
+  /// The node for `key`, read lock-free from the published table.
+  @inline(__always)
+  func lookup(_ key: AnyServiceKey) -> Unmanaged<AnyNode>? {
+    lookup(bits: UInt(bitPattern: key.typeID), key.name, key.nameHash)
+  }
+
+  /// The node for the type with metadata address `bits` and `name`.
+  @inline(__always)
+  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
     if let table = published.load(ordering: .acquiring) {
-      if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name) }) { return node }
+      if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
+        return node
+      }
     }
-    return lookupSlow(bits, name)
+    return lookupSlow(bits, name, nameHash)
   }
 
   /// The resolve hot path: the value of the built singleton registered for `type` and `name`,
@@ -147,8 +176,10 @@ extension Container {
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
   /// only copies the value out, as the type it looked the service up by.
   @usableFromInline
-  func readyValue(_ type: ObjectIdentifier, _ name: String?) -> ValueReference? {
-    guard let found = lookup(type, name) else { return nil }
+  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    -> ValueReference?
+  {
+    guard let found = lookup(type, name, nameHash) else { return nil }
     return found._withUnsafeGuaranteedRef { node in
       guard let reference = node.value.reference else { return nil }
       if !node.wasResolved.load(ordering: .relaxed) {
@@ -158,58 +189,113 @@ extension Container {
     }
   }
 
-  /// Publishes a table if there is none, or a new one if an ancestor has registered since.
-  private func lookupSlow(_ bits: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
-    currentTable().find(bits, name)
+  /// A key the published table does not hold, or no table published yet.
+  ///
+  /// A container without a parent publishes its table, under its lock. A child asks its parent
+  /// for what it does not hold, lock-free, unless an ancestor registered something since it
+  /// last worked out its copies: it then works them out again first. A parent's registration
+  /// bumps its generation before its node is in the table, so a child that found the node
+  /// through its parent sees the new generation when it checks again, and starts over.
+  @inline(never)
+  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt)
+    -> Unmanaged<AnyNode>?
+  {
+    guard let parent else {
+      return registry.withLock { registry in
+        if registry.isShutDown { return nil }
+        publish(&registry)
+        return registry.table.find(bits, name, nameHash)
+      }
+    }
+    var refreshed = false
+    while true {
+      let seen = copiesGeneration.load(ordering: .acquiring)
+      if let table = published.load(ordering: .acquiring) {
+        if seen == ancestorGeneration() {
+          if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
+            return node
+          }
+          let node = parent.lookup(bits: bits, name, nameHash)
+          if refreshed || ancestorGeneration() == seen { return node }
+        }
+      } else if refreshed {
+        return nil  // shut down
+      }
+      currentTable()
+      refreshed = true
+    }
+  }
+
+  /// Publishes the live table, if it is not published yet. Under the lock.
+  private func publish(_ registry: inout Registry) {
+    guard !registry.hasPublished || published.load(ordering: .relaxed) == nil else { return }
+    registry.hasPublished = true
+    published.store(.passUnretained(registry.table), ordering: .releasing)
+  }
+
+  /// The sum of the ancestors' generations: it changes whenever one of them registers.
+  @inline(__always)
+  private func ancestorGeneration() -> Int {
+    var sum = 0
+    var ancestor = parent
+    while let container = ancestor {
+      sum &+= container.generation.load(ordering: .acquiring)
+      ancestor = container.parent
+    }
+    return sum
   }
 
   func node(for key: AnyServiceKey) -> AnyNode? {
-    lookup(key.typeID, key.name)?.takeUnretainedValue()
+    lookup(key)?.takeUnretainedValue()
   }
 
-  /// The newest table, made anew when this container or an ancestor registered since the last.
+  /// Every node this container resolves, and their order; publishes the table if it is not, and
+  /// in a child, works out the copies again first if an ancestor registered since.
   @discardableResult
-  func currentTable() -> LookupTable {
-    let generations = ancestorGenerations()
-    return registry.withLock { registry in
-      if registry.isShutDown { return LookupTable.empty }
-      if let table = registry.current, published.load(ordering: .acquiring) != nil,
-        registry.ancestorGenerations == generations
-      {
-        return table
+  func currentTable() -> VisibleNodes {
+    guard let parent else {
+      return registry.withLock { registry in
+        if registry.isShutDown { return VisibleNodes() }
+        publish(&registry)
+        return VisibleNodes(orderedNodes: registry.ordered)
       }
-      let order = (parent?.currentTable().order ?? []) + registry.order
-      let table = LookupTable(visibleNodes(&registry), order: order)
-      registry.tables.append(table)
-      registry.ancestorGenerations = generations
-      published.store(.passUnretained(table), ordering: .releasing)
-      return table
     }
+    // The generation first: a registration in an ancestor after it is seen by the next lookup.
+    let generation = ancestorGeneration()
+    let inherited = parent.currentTable()
+    let (visible, firstPublished) = registry.withLock { registry in
+      if registry.isShutDown { return (VisibleNodes(), false) }
+      let firstPublished = !registry.hasPublished
+      if firstPublished || copiesGeneration.load(ordering: .relaxed) != generation {
+        addCopies(&registry, inherited: inherited.nodes)
+        publish(&registry)
+        copiesGeneration.store(generation, ordering: .releasing)
+      }
+      let inheritedNodes = inherited.nodes
+      var nodes = inheritedNodes
+      for node in registry.ordered { nodes[node.key] = node }
+      for (key, node) in registry.copies { nodes[key] = node }
+      // The inherited order, each node swapped for this container's override or copy; then
+      // this container's own new registrations.
+      var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
+      ordered += registry.ordered.filter { inheritedNodes[$0.key] == nil }
+      return (VisibleNodes(orderedNodes: ordered), firstPublished)
+    }
+    if firstPublished { parent.registry.withLock { $0.addPublishedChild(self) } }
+    return visible
   }
 
-  private func ancestorGenerations() -> [Int] {
-    var result: [Int] = []
-    var ancestor = parent
-    while let container = ancestor {
-      result.append(container.generation.load(ordering: .acquiring))
-      ancestor = container.parent
-    }
-    return result
-  }
-
-  /// Every node this container resolves: its own, the parent's it shares, and the parent's it
-  /// builds anew because they depend on one of its own registrations.
-  private func visibleNodes(_ registry: inout Registry) -> [AnyServiceKey: AnyNode] {
-    guard let parent else { return registry.own }
-    let inherited = parent.currentTable().nodes
-    var visible = registry.own
-    guard !registry.own.isEmpty else { return inherited }
+  /// Makes the copies this child lacks: of each inherited node that depends, directly or
+  /// through others, on one of this container's own registrations. Under the lock.
+  private func addCopies(_ registry: inout Registry, inherited: [AnyServiceKey: AnyNode]) {
+    guard !registry.ordered.isEmpty else { return }
+    let own = Set(registry.ordered.lazy.map(\.key))
     // Walk reverse edges from this container's own keys: whatever reaches them is affected.
     // A factory that resolves dynamically may need anything, so it counts as affected too.
     var dependents: [AnyServiceKey: [AnyServiceKey]] = [:]
-    var affected = Set(registry.own.keys)
-    var queue = Array(registry.own.keys)
-    for (key, node) in inherited where registry.own[key] == nil {
+    var affected = own
+    var queue = Array(own)
+    for (key, node) in inherited where !own.contains(key) {
       guard let dependencies = node.dependencies else {
         if affected.insert(key).inserted { queue.append(key) }
         continue
@@ -221,27 +307,57 @@ extension Container {
         queue.append(dependent)
       }
     }
-    for (key, node) in inherited where registry.own[key] == nil {
-      if affected.contains(key) {
-        let copy = registry.copies[key] ?? node.copy(owner: self)
-        registry.copies[key] = copy
-        visible[key] = copy
-      } else {
-        visible[key] = node
-      }
+    for (key, node) in inherited
+    where !own.contains(key) && registry.copies[key] == nil && affected.contains(key) {
+      let copy = node.copy(owner: self)
+      registry.copies[key] = copy
+      registry.insert(copy, publishingTo: self)
     }
-    return visible
   }
 
-  /// The error for a missing `key`, needed by `chain`, with the closest registered names.
+  /// Whether this container or one of its ancestors was shut down.
+  var isShutDownHere: Bool {
+    var container: Container? = self
+    while let current = container {
+      if current.registry.withLock({ $0.isShutDown }) { return true }
+      container = current.parent
+    }
+    return false
+  }
+
+  /// The error for a missing `key`, needed by `chain`, with the closest registered names; or
+  /// ``DeferredError/Code/shutDown`` if this container or an ancestor was shut down.
   func missing(_ key: AnyServiceKey, chain: [AnyServiceKey]) -> DeferredError {
-    if registry.withLock({ $0.isShutDown }) {
+    if isShutDownHere {
       return DeferredError(.shutDown, key: key, chain: chain + [key])
     }
     let names = currentTable().nodes.keys.map(\.description)
     return DeferredError(
       .missingService, key: key, chain: chain + [key],
       suggestions: closestNames(to: key.description, in: names))
+  }
+
+  /// The tables this container keeps, the slots they hold and the node references in them: a
+  /// measure of the lookup's memory.
+  var retainedTables: (tables: Int, slots: Int, nodeReferences: Int) {
+    registry.withLock { registry in
+      let all = registry.retired + [registry.table]
+      return (all.count, all.reduce(0) { $0 + $1.capacity }, all.reduce(0) { $0 + $1.count })
+    }
+  }
+}
+
+/// Every node a container resolves, in registration order.
+struct VisibleNodes {
+  /// The nodes in registration order, each once, where it was first registered (the
+  /// ancestors' first): the container's own, its copies, and those it shares with its
+  /// ancestors.
+  var orderedNodes: [AnyNode] = []
+
+  /// The same nodes by key, made when asked for (validation, suggestions and children need
+  /// them; a launch does not).
+  var nodes: [AnyServiceKey: AnyNode] {
+    Dictionary(orderedNodes.lazy.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
   }
 }
 

@@ -49,55 +49,77 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     public var description: String { name }
   }
 
-  /// What kind of error this is.
-  public let code: Code
-  /// The service the error is about, as its key prints (`Storage`, `Storage["cache"]`).
-  public let service: String
-  /// The services that led to this one, outermost first, ending with ``service``.
-  public internal(set) var chain: [String]
-  /// For ``Code/cycle``: the loop, starting and ending with the same service.
-  public let cycle: [String]
-  /// For ``Code/missingService``: registered services whose names are close to the missing one.
-  public let suggestions: [String]
-  /// For ``Code/waitTimedOut``: the thread that was building the service.
-  public let holder: String?
-  /// For ``Code/factoryFailed``: the error the factory threw.
-  public let underlying: (any Error)?
-  let detail: String?
+  /// What it holds, in one immutable allocation: a `DeferredError` is one reference wide, so
+  /// throwing it through the build (typed throws pass it along at every level) copies a
+  /// pointer, not a dozen fields, and what it holds can grow without breaking users. Names are
+  /// made from the keys only when they are read.
+  private final class Storage: Sendable {
+    let code: Code
+    let key: AnyServiceKey
+    let chain: [AnyServiceKey]
+    let cycle: [AnyServiceKey]
+    let suggestions: [String]
+    let holder: String?
+    let underlying: (any Error)?
+    let detail: String?
 
-  let key: AnyServiceKey
-  var chainKeys: [AnyServiceKey] {
-    didSet { chain = chainKeys.map(\.description) }
+    init(
+      code: Code, key: AnyServiceKey, chain: [AnyServiceKey], cycle: [AnyServiceKey],
+      suggestions: [String], holder: String?, underlying: (any Error)?, detail: String?
+    ) {
+      self.code = code
+      self.key = key
+      self.chain = chain
+      self.cycle = cycle
+      self.suggestions = suggestions
+      self.holder = holder
+      self.underlying = underlying
+      self.detail = detail
+    }
   }
+
+  private let storage: Storage
+
+  /// What kind of error this is.
+  public var code: Code { storage.code }
+  /// The service the error is about, as its key prints (`Storage`, `Storage["cache"]`).
+  public var service: String { storage.key.description }
+  /// The services that led to this one, outermost first, ending with ``service``.
+  public var chain: [String] { storage.chain.map(\.description) }
+  /// For ``Code/cycle``: the loop, starting and ending with the same service.
+  public var cycle: [String] { storage.cycle.map(\.description) }
+  /// For ``Code/missingService``: registered services whose names are close to the missing one.
+  public var suggestions: [String] { storage.suggestions }
+  /// For ``Code/waitTimedOut``: the thread that was building the service.
+  public var holder: String? { storage.holder }
+  /// For ``Code/factoryFailed``: the error the factory threw.
+  public var underlying: (any Error)? { storage.underlying }
+  var detail: String? { storage.detail }
+  var key: AnyServiceKey { storage.key }
+  var chainKeys: [AnyServiceKey] { storage.chain }
 
   init(
     _ code: Code, key: AnyServiceKey, chain: [AnyServiceKey], cycle: [AnyServiceKey] = [],
     suggestions: [String] = [], holder: String? = nil, underlying: (any Error)? = nil,
     detail: String? = nil
   ) {
-    self.detail = detail
-    self.code = code
-    self.key = key
-    self.service = key.description
-    self.chainKeys = chain
-    self.chain = chain.map(\.description)
-    self.cycle = cycle.map(\.description)
-    self.suggestions = suggestions
-    self.holder = holder
-    self.underlying = underlying
+    storage = Storage(
+      code: code, key: key, chain: chain, cycle: cycle, suggestions: suggestions, holder: holder,
+      underlying: underlying, detail: detail)
   }
 
   /// The same error seen from a caller whose own chain is `prefix`: the part of the original
   /// chain from `key` on is kept, so it still ends with ``service``.
   func rechained(under prefix: [AnyServiceKey], at key: AnyServiceKey) -> DeferredError {
-    var copy = self
     let tail = chainKeys.firstIndex(of: key).map { Array(chainKeys[$0...]) } ?? [key]
-    copy.chainKeys = prefix + tail
-    return copy
+    return DeferredError(
+      code, key: storage.key, chain: prefix + tail, cycle: storage.cycle,
+      suggestions: suggestions, holder: holder, underlying: underlying, detail: detail)
   }
 
   /// What happened, to whom, through which chain, and how to fix it.
   public var description: String {
+    let chain = self.chain
     let path = chain.joined(separator: " → ")
     let neededBy = chain.count > 1 ? ", needed by \(path)" : ""
     switch code {

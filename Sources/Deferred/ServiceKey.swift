@@ -14,6 +14,8 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   /// The name that tells apart several registrations of the same type, or `nil` for the
   /// type's unnamed registration.
   public let name: String?
+  /// The name's hash for lookups, made once with the key (0 for no name).
+  @usableFromInline let nameHash: UInt
 
   /// Creates a key for a service of type `Value`.
   ///
@@ -22,12 +24,30 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   ///   - name: A name that tells apart several registrations of one type.
   public init(_ type: Value.Type = Value.self, name: String? = nil) {
     self.name = name
+    self.nameHash = lookupHash(of: name)
+  }
+
+  /// Keys are equal when their names are.
+  ///
+  /// - Parameters:
+  ///   - lhs: A key.
+  ///   - rhs: Another key.
+  /// - Returns: Whether they name the same registration.
+  public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+    lhs.name == rhs.name
+  }
+
+  /// Hashes the key's name.
+  ///
+  /// - Parameter hasher: The hasher.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(name)
   }
 
   /// How the key is shown in errors and reports: the type, then the name in brackets.
   public var description: String { erased.description }
 
-  var erased: AnyServiceKey { AnyServiceKey(Value.self, name: name) }
+  var erased: AnyServiceKey { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
 }
 
 /// A service key with its value type erased, used for graph edges, errors and reports.
@@ -35,11 +55,14 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   let typeID: ObjectIdentifier
   let type: Any.Type
   let name: String?
+  /// The name's hash for lookups (``lookupHash(of:)``), made once with the key.
+  let nameHash: UInt
 
-  init(_ type: Any.Type, name: String?) {
+  init(_ type: Any.Type, name: String?, nameHash: UInt? = nil) {
     self.typeID = ObjectIdentifier(type)
     self.type = type
     self.name = name
+    self.nameHash = nameHash ?? lookupHash(of: name)
   }
 
   static func == (lhs: AnyServiceKey, rhs: AnyServiceKey) -> Bool {
@@ -56,4 +79,23 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
     guard let name else { return typeName }
     return "\(typeName)[\"\(name)\"]"
   }
+}
+
+/// A name's hash for the lookup table, 0 for no name: made by the standard library's `Hasher`,
+/// which hashes a string's canonical form, so two names that are equal strings (`==` is
+/// canonical equivalence: `"caf\u{E9}"` equals `"cafe\u{301}"`) hash alike whichever way each
+/// is spelt. Keys make it once; an unnamed key makes none.
+@inlinable @inline(__always)
+func lookupHash(of name: String?) -> UInt {
+  guard let name else { return 0 }
+  return lookupHash(ofName: name)
+}
+
+/// ``lookupHash(of:)`` of a name, out of line: callers that inline the unnamed case do not
+/// make room for the hasher.
+@usableFromInline @inline(never)
+func lookupHash(ofName name: String) -> UInt {
+  var hasher = Hasher()
+  hasher.combine(name)
+  return UInt(bitPattern: hasher.finalize())
 }

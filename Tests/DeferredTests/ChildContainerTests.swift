@@ -112,6 +112,81 @@ import Testing
     #expect(try child.resolve(Storage.self).label == "late")
   }
 
+  @Test func aParentRegistrationDependingOnAnOverrideIsBuiltAnewInTheChild() throws {
+    let runs = Runs()
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Network.self) { Network(online: true) }
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    _ = try child.resolve(Storage.self)
+    try parent.register(SyncService.self) { (storage: Storage, network: Network) in
+      runs.tick("sync")
+      return SyncService(storage: storage, network: network)
+    }
+    let sync = try child.resolve(SyncService.self)
+    #expect(sync.network.online == false)
+    #expect(try child.resolve(SyncService.self) === sync)
+    #expect(try parent.resolve(SyncService.self).network.online)
+    #expect(runs["sync"] == 2)
+  }
+
+  @Test func aChildOfAShutDownParentGetsShutDown() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    parent.shutDown()
+    let error = #expect(throws: DeferredError.self) { try child.resolve(Storage.self) }
+    #expect(error?.code == .shutDown)
+    #expect(error?.suggestions == [])
+  }
+
+  @Test func whatAChildInheritsFailsOnceItsParentShutsDown() throws {
+    let parent = try Self.app()
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    _ = try child.resolve(Storage.self)
+    parent.shutDown()
+    for resolve in [
+      { _ = try child.resolve(Storage.self) }, { _ = try child.resolve(AppModel.self) },
+    ] {
+      let error = #expect(throws: DeferredError.self) { try resolve() }
+      #expect(error?.code == .shutDown)
+    }
+    // Its own registrations do not need the parent.
+    #expect(try child.resolve(Network.self).online == false)
+  }
+
+  @Test func replacingInAParentOnceAChildResolvedIsRefusedNamingTheChild() throws {
+    let parent = try Self.app()
+    let (child, line) = (parent.makeChild(), #line)
+    _ = try child.resolve(Storage.self)
+    let error = #expect(throws: DeferredError.self) {
+      try parent.register(Network.self, replacing: true) { Network(online: false) }
+    }
+    #expect(error?.code == .registrationTooLate)
+    #expect(error?.description.contains("ChildContainerTests.swift:\(line) has resolved") == true)
+    // Nothing changed, in the parent or the child.
+    #expect(try child.resolve(Network.self).online)
+    #expect(try parent.resolve(Network.self).online)
+  }
+
+  @Test func aParentReplacesBeforeAnyChildResolvesAndOnceItsChildrenAreGone() throws {
+    let parent = try Self.app()
+    func childSeesTheNewNetwork() throws -> Bool {
+      let child = parent.makeChild()
+      try parent.register(Network.self, replacing: true) { Network(online: false) }
+      let offline = try child.resolve(Network.self).online == false
+      // While the child lives, the parent's registrations are fixed.
+      #expect(throws: DeferredError.self) {
+        try parent.register(Storage.self, replacing: true) { Storage(label: "too late") }
+      }
+      return offline
+    }
+    #expect(try childSeesTheNewNetwork())
+    try parent.register(Storage.self, replacing: true) { Storage(label: "memory") }
+    #expect(try parent.resolve(Storage.self).label == "memory")
+  }
+
   @Test func overridesHoldOnEveryQueue() throws {
     let parent = try Self.app()
     let child = parent.makeChild()

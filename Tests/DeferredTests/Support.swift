@@ -71,7 +71,7 @@ struct Failure: Error, CustomStringConvertible {
 func box(_ id: Int) -> ServiceKey<Box> { ServiceKey(name: "box\(id)") }
 
 /// SplitMix64: a small seeded generator, so that generated graphs are the same on every run.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) { state = seed }

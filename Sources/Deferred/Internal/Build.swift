@@ -86,7 +86,7 @@ extension AnyNode {
         }
         context.chain.append(node.key)
         for dependency in (node.dependencies ?? []).reversed() {
-          guard let next = node.owner.lookup(dependency.typeID, dependency.name) else {
+          guard let next = node.owner.lookup(dependency) else {
             throw node.owner.missing(dependency, chain: context.chain)
           }
           // Most dependencies are built already: checked without retaining the node, whose
@@ -252,12 +252,14 @@ extension AnyNode {
 private struct TransientMaking: ~Copyable {
   let span: Span?
 
+  @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
     span = node.owner.recorder.begin(context, transient: true)
   }
 
   /// Records the making and returns the value, or throws what went wrong.
+  @inline(__always)
   consuming func end<Value>(
     _ node: AnyNode, _ context: BuildContext, _ destination: consuming ValueDestination,
     _ failure: DeferredError?, as _: Value.Type

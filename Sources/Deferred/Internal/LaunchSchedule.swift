@@ -75,6 +75,10 @@ struct LaunchSchedule {
   /// One deferred build: a reference, so that updating one never copies another's list of
   /// dependents, and so that the schedule links entries to each other, not to dictionary keys.
   /// Read and written only under the launch lock; a job holds one to name its build.
+  ///
+  /// Safety: its mutable fields are touched only under the launch lock, which is also why they
+  /// skip the runtime's exclusivity checks (a call into the runtime at every access: the
+  /// schedule reads them for every edge of the graph) (Docs/Design.md, "Memory safety").
   final class Entry: @unchecked Sendable {
     let node: AnyNode
     let priority: Priority
@@ -84,17 +88,17 @@ struct LaunchSchedule {
     /// Registration order, to keep builds of equal rank in the order the app registered them.
     let order: Int
     /// Scheduled dependencies not built yet.
-    fileprivate(set) var gates = 0
-    fileprivate(set) var dependents: [Entry] = []
+    @exclusivity(unchecked) fileprivate(set) var gates = 0
+    @exclusivity(unchecked) fileprivate(set) var dependents: [Entry] = []
     /// For idle services: released by their delay or by the app saying it is idle.
-    fileprivate(set) var released: Bool
-    fileprivate(set) var status = Status.blocked
+    @exclusivity(unchecked) fileprivate(set) var released: Bool
+    @exclusivity(unchecked) fileprivate(set) var status = Status.blocked
     /// When it became ready to run, for the time it spent queued.
-    fileprivate(set) var readyAt: UInt64?
+    @exclusivity(unchecked) fileprivate(set) var readyAt: UInt64?
     /// Scratch of the search for cycles: visit order and lowest reachable, or -1.
-    fileprivate var visit = -1
-    fileprivate var low = 0
-    fileprivate var onStack = false
+    @exclusivity(unchecked) fileprivate var visit = -1
+    @exclusivity(unchecked) fileprivate var low = 0
+    @exclusivity(unchecked) fileprivate var onStack = false
 
     init(node: AnyNode, priority: Priority, order: Int, released: Bool) {
       self.node = node
@@ -428,7 +432,7 @@ struct LaunchSchedule {
   /// registered and not built.
   private static func forEachUnbuiltDependency(of node: AnyNode, _ body: (AnyNode) -> Void) {
     for key in node.knownDependencies {
-      guard let dependency = node.owner.lookup(key.typeID, key.name) else { continue }
+      guard let dependency = node.owner.lookup(key) else { continue }
       // Built ones, the most, are passed over without retaining their node.
       if dependency._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
       body(dependency.takeUnretainedValue())
@@ -436,12 +440,30 @@ struct LaunchSchedule {
   }
 
   /// Removes the gates between entries on one cycle (a strongly connected component of the
-  /// gates, found iteratively with Tarjan's algorithm): none would ever be ready. Each then
+  /// gates, found iteratively with Tarjan's algorithm, when a first count shows some entry
+  /// would never be ready): none would ever be ready. Each then
   /// runs, and its build fails with the cycle; entries gated on them wait for that.
   private static func ungateCycles(among entries: [Entry]) {
+    // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
+    // `low`): with no cycle, the common case, nothing more is done.
+    var unblocked: [Entry] = []
+    for entry in entries {
+      entry.low = entry.gates
+      if entry.gates == 0 { unblocked.append(entry) }
+    }
+    var reached = 0
+    while let entry = unblocked.popLast() {
+      reached += 1
+      for dependent in entry.dependents {
+        dependent.low -= 1
+        if dependent.low == 0 { unblocked.append(dependent) }
+      }
+    }
+    guard reached < entries.count else { return }
     var counter = 0
     var stack: [Entry] = []
     var path: [(entry: Entry, next: Int)] = []
+    var members: [Entry] = []
     func open(_ entry: Entry) {
       entry.visit = counter
       entry.low = counter
@@ -466,15 +488,15 @@ struct LaunchSchedule {
         path.removeLast()
         if let parent = path.last?.entry { parent.low = min(parent.low, entry.low) }
         guard entry.low == entry.visit else { continue }
-        var component: Set<ObjectIdentifier> = []
-        var members: [Entry] = []
+        // Most components are one entry (no cycle): they cost no allocation.
+        members.removeAll(keepingCapacity: true)
         while let member = stack.popLast() {
           member.onStack = false
-          component.insert(ObjectIdentifier(member))
           members.append(member)
           if member === entry { break }
         }
         guard members.count > 1 else { continue }
+        let component = Set(members.lazy.map(ObjectIdentifier.init))
         for member in members {
           member.dependents.removeAll { dependent in
             guard component.contains(ObjectIdentifier(dependent)) else { return false }

@@ -1,103 +1,98 @@
-/// An immutable open-addressing table from a service key to its node, read without a lock.
+import Synchronization
+
+/// An open-addressing table from a service key to its node: written in place under its
+/// container's lock, read without one.
 ///
-/// A container publishes one with release ordering and readers load it with acquire ordering.
-/// It hashes the type's metadata address with a multiply-shift (no SipHash for unnamed keys)
-/// and probes linearly; it holds its nodes strongly, and the container keeps every table it
-/// ever published alive, so a reader never sees one freed under it.
+/// A slot's key is written first and its node pointer last, with release ordering; a reader
+/// loads the pointer with acquire ordering and reads the key only once the pointer is set. A
+/// slot's key never changes once set; only its node does, when a registration is replaced (the
+/// registry keeps the replaced node alive, for a reader may still hold it). Nothing is ever
+/// removed, so a probe ends at the first empty slot. The table holds its nodes unretained: the
+/// registry holds them.
+///
+/// It hashes the type's metadata address, mixed with the name's hash that the key made once,
+/// with a multiply-shift, and probes linearly. It is at most half full: a table that would be more is
+/// replaced by one twice its size, and retired (kept until the container dies, since a reader
+/// may still hold it), so the retired tables of a container hold fewer slots than its live one.
 final class LookupTable: @unchecked Sendable {
-  private struct Slot {
+  private struct Slot: ~Copyable {
     var type: UInt = 0
-    var name: String?
-    var node: Unmanaged<AnyNode>?
-    /// Set while the table is made, once the node is in ``LookupTable/orderedNodes``.
-    var listed = false
+    var name: String? = nil
+    /// The node, unretained: set last, with release ordering.
+    let node = Atomic<UnsafeRawPointer?>(nil)
   }
 
   private let slots: UnsafeMutablePointer<Slot>
   private let shift: Int
   private let mask: Int
-  /// Every node of the table, keeping them alive.
-  let nodes: [AnyServiceKey: AnyNode]
-  /// The keys in registration order, the ancestors' first; may hold keys a child overrides.
-  let order: [AnyServiceKey]
+  /// How many slots are set; changed only under the container's lock.
+  private(set) var count = 0
 
-  /// The table of a container that was shut down.
-  static let empty = LookupTable([:], order: [])
+  /// How many slots the table has: a power of two.
+  var capacity: Int { mask + 1 }
 
-  /// The nodes in registration order, each once.
-  let orderedNodes: [AnyNode]
-
-  init(_ nodes: [AnyServiceKey: AnyNode], order: [AnyServiceKey]) {
-    self.nodes = nodes
-    self.order = order
-    var bits = 3
-    while (1 << bits) < nodes.count * 2 { bits += 1 }
-    let capacity = 1 << bits
-    shift = UInt.bitWidth - bits
+  /// Makes an empty table of `capacity` slots, a power of two of at least 2.
+  init(capacity: Int = 8) {
+    precondition(capacity >= 2 && capacity & (capacity - 1) == 0, "not a power of two")
+    shift = UInt.bitWidth - capacity.trailingZeroBitCount
     mask = capacity - 1
     slots = .allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(), count: capacity)
-    for (key, node) in nodes {
-      let type = UInt(bitPattern: key.typeID)
-      var index = Self.index(type, key.name, shift)
-      while slots[index].node != nil { index = (index &+ 1) & mask }
-      slots[index] = Slot(type: type, name: key.name, node: .passUnretained(node))
-    }
-    // A key is in `order` twice where a child overrides it: it is listed once, where the
-    // ancestor registered it. Keys of another container's nodes no longer here are left out.
-    var listed: [AnyNode] = []
-    listed.reserveCapacity(nodes.count)
-    for key in order {
-      guard let slot = Self.slot(UInt(bitPattern: key.typeID), key.name, slots, shift, mask),
-        !slot.pointee.listed, let node = slot.pointee.node
-      else { continue }
-      slot.pointee.listed = true
-      listed.append(node.takeUnretainedValue())
-    }
-    orderedNodes = listed
+    for index in 0..<capacity { (slots + index).initialize(to: Slot()) }
   }
 
   deinit {
-    slots.deinitialize(count: mask + 1)
+    slots.deinitialize(count: capacity)
     slots.deallocate()
   }
 
-  @inline(__always)
-  private static func index(_ type: UInt, _ name: String?, _ shift: Int) -> Int {
-    var hash = type
-    if let name { hash ^= nameHash(name) }
-    return multiplyShift(hash, shift: shift)
-  }
-
-  /// FNV-1a over the name's UTF-8: names are short, and nothing here needs SipHash's
-  /// protection against chosen collisions (the app picks its own names).
-  @inline(__always)
-  private static func nameHash(_ name: String) -> UInt {
-    var name = name
-    return name.withUTF8 { bytes in
-      var hash: UInt = 0xCBF2_9CE4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt(byte)) &* 0x0000_0100_0000_01B3 }
-      return hash
-    }
-  }
+  /// Whether one more key fits without making the table more than half full.
+  var hasRoom: Bool { (count + 1) * 2 <= capacity }
 
   /// The node registered for the type with metadata address `type` and `name`.
   @inline(__always)
-  func find(_ type: UInt, _ name: String?) -> Unmanaged<AnyNode>? {
-    Self.slot(type, name, slots, shift, mask)?.pointee.node
-  }
-
-  @inline(__always)
-  private static func slot(
-    _ type: UInt, _ name: String?, _ slots: UnsafeMutablePointer<Slot>, _ shift: Int, _ mask: Int
-  ) -> UnsafeMutablePointer<Slot>? {
-    var index = index(type, name, shift)
+  func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
+    var index = multiplyShift(type ^ nameHash, shift: shift)
     while true {
-      let slot = slots + index
-      guard slot.pointee.node != nil else { return nil }
-      if slot.pointee.type == type && slot.pointee.name == name { return slot }
+      guard let node = slots[index].node.load(ordering: .acquiring) else { return nil }
+      if slots[index].type == type && slots[index].name == name { return .fromOpaque(node) }
       index = (index &+ 1) & mask
     }
+  }
+
+  /// Sets the node of `node.key`, in place: readers see the key with its old node or its new
+  /// one, never without one. Call it under the container's lock, with ``hasRoom`` true if the
+  /// key may be new.
+  ///
+  /// - Returns: The node the key had, if it had one.
+  @discardableResult
+  func set(_ node: AnyNode) -> AnyNode? {
+    let type = UInt(bitPattern: node.key.typeID)
+    let name = node.key.name
+    let pointer = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
+    var index = multiplyShift(type ^ node.key.nameHash, shift: shift)
+    while let existing = slots[index].node.load(ordering: .relaxed) {
+      if slots[index].type == type && slots[index].name == name {
+        slots[index].node.store(pointer, ordering: .releasing)
+        return Unmanaged<AnyNode>.fromOpaque(existing).takeUnretainedValue()
+      }
+      index = (index &+ 1) & mask
+    }
+    precondition(hasRoom, "the lookup table is full")
+    slots[index].type = type
+    slots[index].name = name
+    slots[index].node.store(pointer, ordering: .releasing)
+    count += 1
+    return nil
+  }
+
+  /// A table twice this one's size with the same nodes. Call it under the container's lock.
+  func grown() -> LookupTable {
+    let table = LookupTable(capacity: capacity * 2)
+    for index in 0..<capacity {
+      guard let node = slots[index].node.load(ordering: .relaxed) else { continue }
+      table.set(Unmanaged<AnyNode>.fromOpaque(node).takeUnretainedValue())
+    }
+    return table
   }
 }
 

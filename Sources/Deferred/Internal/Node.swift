@@ -86,7 +86,7 @@ final class AnyNode: @unchecked Sendable {
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
     for dependency in dependencies {
-      guard let node = owner.lookup(dependency.typeID, dependency.name),
+      guard let node = owner.lookup(dependency),
         node._withUnsafeGuaranteedRef({ $0.scope == .singleton && $0.isReady })
       else { return false }
     }

@@ -1,19 +1,63 @@
 /// What a container knows, behind its lock: its own registrations, the nodes it built anew for
-/// registrations it inherits, and every lookup table it published.
+/// registrations it inherits, and its lookup table.
 struct Registry {
-  /// Registrations made in this container, and their order.
-  var own: [AnyServiceKey: AnyNode] = [:]
-  var order: [AnyServiceKey] = []
+  /// Registrations made in this container, in registration order (a replacement takes the
+  /// place of the node it replaced); the table finds them by key.
+  var ordered: [AnyNode] = []
   /// Inherited registrations this container builds itself, because they depend on one of its
-  /// own registrations. Kept across table rebuilds so that none is ever built twice.
+  /// own registrations. Kept for the container's life, so that none is ever built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
-  /// Every table published, oldest first: lock-free readers may still hold any of them.
-  var tables: [LookupTable] = []
-  /// The ancestors' generations the newest table was made from.
-  var ancestorGenerations: [Int] = []
+  /// The live table: the own registrations and the copies, written in place.
+  var table = LookupTable()
+  /// Tables outgrown: a lock-free reader may still hold one. Each is half its successor's size,
+  /// so together they hold fewer slots than the live table.
+  var retired: [LookupTable] = []
+  /// Nodes replaced by a registration with `replacing: true`: a reader may still hold one.
+  var replaced: [AnyNode] = []
+  /// Whether the table was published once; a child may not register any more after that.
+  var hasPublished = false
+  /// Children that have published their tables, and so may hold or share this container's
+  /// nodes: while one lives, no registration here may be replaced.
+  var publishedChildren: [WeakContainer] = []
+  /// How many children may be listed before the dead ones are dropped.
+  var publishedChildrenLimit = 8
 
   /// Set by ``Container/shutDown()``: no table is published any more.
   var isShutDown = false
 
-  var current: LookupTable? { tables.last }
+  /// Puts `node` in the live table, replacing the table by one twice its size first if it is
+  /// full; a published table is replaced by the new one at once.
+  ///
+  /// - Returns: The node the key had in the table, if it had one.
+  @discardableResult
+  mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
+    if !table.hasRoom {
+      let grown = table.grown()
+      retired.append(table)
+      table = grown
+      if hasPublished && !isShutDown {
+        container.published.store(.passUnretained(grown), ordering: .releasing)
+      }
+    }
+    return table.set(node)
+  }
+
+  /// Lists `child` as one that has published its table.
+  mutating func addPublishedChild(_ child: Container) {
+    if publishedChildren.count >= publishedChildrenLimit {
+      publishedChildren.removeAll { $0.container == nil }
+      publishedChildrenLimit = max(8, publishedChildren.count * 2)
+    }
+    publishedChildren.append(WeakContainer(container: child))
+  }
+
+  /// A live child that has published its table, if there is one.
+  var livePublishedChild: Container? {
+    publishedChildren.lazy.compactMap(\.container).first
+  }
+}
+
+/// A container, not kept alive.
+struct WeakContainer {
+  weak var container: Container?
 }

@@ -1,31 +1,175 @@
 /// Names among `candidates` close to `name`, closest first: for "did you mean" in errors.
+///
+/// Names are compared ignoring case, in Unicode scalars. A candidate is close if it holds
+/// `name` or `name` holds it (where the candidate has more than two scalars and neither has
+/// more than ``maxComparedScalars``), or if the edit distance between them is at most a third
+/// of `name`'s length (at least 2, at most ``maxSuggestionEdits``).
+///
+/// The work for a candidate is bounded whatever the names' lengths: their common prefix and
+/// suffix are set aside eight bytes at a time, and the edit distance is worked out only on the
+/// first ``maxComparedScalars`` scalars of what is left, within a band of the diagonal, until a
+/// row exceeds the bound. So a difference more than that far past the first one is not seen.
 func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
-  let target = Array(name.lowercased())
+  let target = name.lowercased()
+  let targetCount = target.unicodeScalars.count
+  let bound = max(2, min(targetCount / 3, maxSuggestionEdits))
+  let targetScalars = targetCount <= maxComparedScalars ? Array(target.unicodeScalars) : []
   let scored = candidates.compactMap { candidate -> (Int, String)? in
-    let other = Array(candidate.lowercased())
-    let distance = editDistance(target, other)
-    let related =
-      other.count > 2
-      && (name.lowercased().contains(candidate.lowercased())
-        || candidate.lowercased().contains(name.lowercased()))
-    guard related || distance <= max(2, target.count / 3) else { return nil }
-    return (related ? min(distance, 1) : distance, candidate)
+    let other = candidate.lowercased()
+    if other == target { return (0, candidate) }
+    let otherCount = other.unicodeScalars.count
+    if otherCount > 2 && otherCount != targetCount && targetCount <= maxComparedScalars
+      && otherCount <= maxComparedScalars
+    {
+      let otherScalars = Array(other.unicodeScalars)
+      let related =
+        otherCount < targetCount
+        ? Pattern(otherScalars).occurs(in: targetScalars)
+        : Pattern(targetScalars).occurs(in: otherScalars)
+      if related { return (1, candidate) }
+    }
+    guard abs(targetCount - otherCount) <= bound else { return nil }
+    let (a, b) = differingStretches(target, other)
+    guard let distance = editDistance(a, b, atMost: bound) else { return nil }
+    return (distance, candidate)
   }
   return scored.sorted { $0 < $1 }.prefix(limit).map(\.1)
 }
 
-private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var previous = Array(0...b.count)
-  var current = [Int](repeating: 0, count: b.count + 1)
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+/// The most edits a suggestion may be away from the name asked for, however long the name.
+let maxSuggestionEdits = 8
+
+/// How many scalars of two names, from their first difference, are compared; names longer
+/// than this are not searched for one another.
+let maxComparedScalars = 256
+
+/// What is left of `a` and `b` once their common prefix and suffix are set aside, up to
+/// ``maxComparedScalars`` scalars of each.
+func differingStretches(_ a: String, _ b: String) -> ([Unicode.Scalar], [Unicode.Scalar]) {
+  var a = a
+  var b = b
+  return a.withUTF8 { a in
+    b.withUTF8 { b in
+      let prefix = commonPrefix(a, b, upTo: min(a.count, b.count))
+      let suffix = commonSuffix(a, b, upTo: min(a.count, b.count) - prefix)
+      func stretch(_ bytes: UnsafeBufferPointer<UInt8>) -> [Unicode.Scalar] {
+        let middle = UnsafeBufferPointer(rebasing: bytes[prefix..<(bytes.count - suffix)])
+        return Array(
+          String(decoding: middle, as: UTF8.self).unicodeScalars.prefix(
+            maxComparedScalars))
+      }
+      return (stretch(a), stretch(b))
     }
+  }
+}
+
+/// How many bytes `a` and `b` begin with alike, at most `limit`, ending where a scalar ends.
+private func commonPrefix(
+  _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, upTo limit: Int
+) -> Int {
+  guard let a = a.baseAddress, let b = b.baseAddress else { return 0 }
+  let (raw, other) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+  var length = 0
+  while length + 8 <= limit
+    && raw.loadUnaligned(fromByteOffset: length, as: UInt64.self)
+      == other.loadUnaligned(fromByteOffset: length, as: UInt64.self)
+  {
+    length += 8
+  }
+  while length < limit && a[length] == b[length] { length += 1 }
+  // Back to the start of a scalar: a byte 0b10xxxxxx continues one.
+  while length > 0 && length < limit && a[length] & 0xC0 == 0x80 { length -= 1 }
+  return length
+}
+
+/// How many bytes `a` and `b` end with alike, at most `limit`, starting where a scalar starts.
+private func commonSuffix(
+  _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, upTo limit: Int
+) -> Int {
+  guard let aStart = a.baseAddress, let bStart = b.baseAddress else { return 0 }
+  let (aEnd, bEnd) = (UnsafeRawPointer(aStart + a.count), UnsafeRawPointer(bStart + b.count))
+  var length = 0
+  while length + 8 <= limit
+    && aEnd.loadUnaligned(fromByteOffset: -length - 8, as: UInt64.self)
+      == bEnd.loadUnaligned(fromByteOffset: -length - 8, as: UInt64.self)
+  {
+    length += 8
+  }
+  while length < limit && a[a.count - length - 1] == b[b.count - length - 1] { length += 1 }
+  while length > 0 && a[a.count - length] & 0xC0 == 0x80 { length -= 1 }
+  return length
+}
+
+/// The edit distance between `a` and `b` if it is at most `bound`, else `nil`: the common
+/// prefix and suffix are dropped, and only the diagonal band of width `2 × bound + 1` is worked
+/// out, row by row, stopping as soon as a whole row exceeds `bound`.
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: Int) -> Int? {
+  guard abs(a.count - b.count) <= bound else { return nil }
+  var start = 0
+  while start < a.count && start < b.count && a[start] == b[start] { start += 1 }
+  var aEnd = a.count
+  var bEnd = b.count
+  while aEnd > start && bEnd > start && a[aEnd - 1] == b[bEnd - 1] {
+    aEnd -= 1
+    bEnd -= 1
+  }
+  let a = a[start..<aEnd]
+  let b = b[start..<bEnd]
+  let (rows, columns) = (a.count, b.count)
+  if rows == 0 || columns == 0 { return max(rows, columns) }
+  let over = bound + 1
+  // previous[j] is the distance between a's first i - 1 scalars and b's first j; cells outside
+  // the band count as `over`.
+  var previous = (0...columns).map { min($0, over) }
+  var current = [Int](repeating: over, count: columns + 1)
+  for i in 1...rows {
+    let low = max(1, i - bound)
+    let high = min(columns, i + bound)
+    if low > high { return nil }
+    current[low - 1] = low == 1 ? min(i, over) : over
+    var best = current[low - 1]
+    let scalar = a[a.startIndex + i - 1]
+    for j in low...high {
+      let substitution = previous[j - 1] + (scalar == b[b.startIndex + j - 1] ? 0 : 1)
+      let value = min(previous[j] + 1, current[j - 1] + 1, substitution, over)
+      current[j] = value
+      best = min(best, value)
+    }
+    if high < columns { current[high + 1] = over }
+    if best > bound { return nil }
     swap(&previous, &current)
   }
-  return previous[b.count]
+  let distance = previous[columns]
+  return distance <= bound ? distance : nil
+}
+
+/// A string to look for, with its Knuth–Morris–Pratt failure table.
+struct Pattern {
+  let scalars: [Unicode.Scalar]
+  private let failure: [Int]
+
+  init(_ scalars: [Unicode.Scalar]) {
+    self.scalars = scalars
+    var failure = [Int](repeating: 0, count: scalars.count)
+    var length = 0
+    for index in scalars.indices.dropFirst() {
+      while length > 0 && scalars[index] != scalars[length] { length = failure[length - 1] }
+      if scalars[index] == scalars[length] { length += 1 }
+      failure[index] = length
+    }
+    self.failure = failure
+  }
+
+  /// Whether the pattern occurs in `text`, in time linear in their lengths.
+  func occurs(in text: [Unicode.Scalar]) -> Bool {
+    guard !scalars.isEmpty else { return true }
+    guard scalars.count <= text.count else { return false }
+    var matched = 0
+    for scalar in text {
+      while matched > 0 && scalar != scalars[matched] { matched = failure[matched - 1] }
+      if scalar == scalars[matched] { matched += 1 }
+      if matched == scalars.count { return true }
+    }
+    return false
+  }
 }
