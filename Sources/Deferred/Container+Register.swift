@@ -23,7 +23,8 @@ extension Container {
   /// - Throws: ``DeferredError/Code/duplicateRegistration`` if the key is registered already and
   ///   `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
   ///   already, if this is a child container that has resolved something, or if `replacing`
-  ///   and a child of this container has resolved something.
+  ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
+  ///   once the container is shut down.
   @discardableResult
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -227,6 +228,9 @@ extension Container {
         detail: "critical services must be registered before launch()")
     }
     try registry.withLock { registry throws(DeferredError) in
+      if registry.isShutDown {
+        throw DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
+      }
       if parent != nil && registry.hasPublished {
         throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
       }

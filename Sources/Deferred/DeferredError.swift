@@ -154,7 +154,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     case .launchOrder:
       return "\(service): \(detail ?? "out of order")."
     case .shutDown:
-      return "Cannot resolve \(service)\(neededBy): the container was shut down."
+      return "Cannot \(detail ?? "resolve") \(service)\(neededBy): the container was shut down."
     case .criticalNeedsDeferred:
       return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
         + " priority is \(detail ?? "not critical"): it is built before the first frame too."

@@ -125,3 +125,64 @@ import Testing
     #expect(sync.selfDuration == .milliseconds(2))
   }
 }
+
+/// The cells of the lifecycle table (Docs/Design.md, "Lifecycle") after a shutdown that no
+/// other suite covers.
+@Suite struct ShutDownLifecycleTests {
+  @Test func registeringAfterShutDownIsRefused() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    container.shutDown()
+    let error = #expect(throws: DeferredError.self) {
+      try container.register(Network.self) { Network() }
+    }
+    #expect(error?.code == .shutDown)
+    #expect(error?.description == "Cannot register Network: the container was shut down.")
+  }
+
+  @Test func shuttingDownTwiceIsHarmlessAndFinal() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Storage.self, priority: .afterFirstFrame()) { Storage() }
+    try container.launch()
+    try container.firstFrameDrawn()
+    container.shutDown()
+    container.shutDown()
+    scheduler.runAll()
+    #expect(!container.isFullyReady)
+    let error = await #expect(throws: DeferredError.self) { try await container.fullyReady() }
+    #expect(error?.code == .shutDown)
+    #expect(throws: DeferredError.self) { try container.firstFrameDrawn() }
+  }
+
+  @Test func whenReadyAfterShutDownIsRefusedAndWorkQueuedBeforeIsReleased() throws {
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      try container.whenReady(Storage.self, on: .global()) { _ in _ = captured }
+    }
+    container.shutDown()
+    let error = #expect(throws: DeferredError.self) {
+      try container.whenReady(Storage.self, on: .global()) { _ in }
+    }
+    #expect(error?.code == .shutDown)
+    // Held while the container lives (a shut-down container builds nothing, so it is never
+    // delivered), released with it.
+    #expect(weakCaptured != nil)
+    _ = consume container
+    #expect(weakCaptured == nil)
+  }
+
+  @Test func aBuiltServiceIsNotHandedOutAfterShutDown() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    _ = try container.resolve(Storage.self)
+    container.shutDown()
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.code == .shutDown)
+  }
+}
