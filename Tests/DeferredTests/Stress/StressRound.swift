@@ -54,6 +54,9 @@ final class StressLedger: Sendable {
     }
   }
 
+  /// Whether `event` was recorded.
+  func happened(_ event: String) -> Bool { state.withLock { $0.tickets[event] != nil } }
+
   func violation(_ message: String) { state.withLock { $0.violations.append(message) } }
 
   func record(
@@ -300,7 +303,10 @@ struct StressRound {
           try registrar.register(service, in: container)
           ledger.event("late s\(service.id)")
         } catch {
-          ledger.violation("registering late s\(service.id) threw \(error)")
+          // Registering after shutDown() throws `shutDown`.
+          if error.code != .shutDown || !ledger.happened("shutDown") {
+            ledger.violation("registering late s\(service.id) threw \(error)")
+          }
         }
       }
     }
@@ -384,7 +390,9 @@ struct StressRound {
             ledger.event("replaced s\(id)")
           } catch {
             ledger.state.withLock { $0.replaced[id] = false }
-            if error.code != .registrationTooLate {
+            if error.code != .registrationTooLate
+              && (error.code != .shutDown || !ledger.happened("shutDown"))
+            {
               ledger.violation("replacing s\(id) threw \(error)")
             }
           }
