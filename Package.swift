@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "Deferred",
+  // What `Synchronization` (Atomic, for the lock-free reads of built services) needs.
+  platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Deferred", targets: ["Deferred"])
   ],

@@ -26,7 +26,7 @@ public struct BuildRecord: Sendable, Hashable {
   /// Whether that was the main thread.
   public var isMainThread: Bool
   /// For a scheduled build: the quality of service of its queue.
-  public var qos: QualityOfService?
+  public var qos: BuildQoS?
   /// For a scheduled build: how long it waited in the queue before it started.
   public var queued: Duration?
   /// When it started, from the process start.
@@ -71,7 +71,7 @@ public struct BuildRecord: Sendable, Hashable {
   ///   - attempt: Which attempt it was.
   public init(
     service: String, priority: Priority, trigger: BuildTrigger, requestedBy: String? = nil,
-    thread: String, isMainThread: Bool, qos: QualityOfService? = nil, queued: Duration? = nil,
+    thread: String, isMainThread: Bool, qos: BuildQoS? = nil, queued: Duration? = nil,
     start: Duration, duration: Duration, selfDuration: Duration, cpu: Duration? = nil,
     waited: Duration = .zero, waiters: [String] = [], outcome: Outcome, error: String? = nil,
     attempt: Int
@@ -126,7 +126,7 @@ extension BuildRecord: Codable {
       requestedBy: try values.decodeIfPresent(String.self, forKey: .requestedBy),
       thread: try values.decode(String.self, forKey: .thread),
       isMainThread: try values.decodeIfPresent(Bool.self, forKey: .mainThread) ?? false,
-      qos: try values.decodeIfPresent(QualityOfService.self, forKey: .qos),
+      qos: try values.decodeIfPresent(BuildQoS.self, forKey: .qos),
       queued: try values.decodeNanosecondsIfPresent(forKey: .queuedNs),
       start: try values.decodeNanoseconds(forKey: .startNs),
       duration: try values.decodeNanoseconds(forKey: .durationNs),

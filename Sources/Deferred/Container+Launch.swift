@@ -227,7 +227,7 @@ extension Container {
   /// the same quality of service, runs that one too on this thread instead of handing it to
   /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
   /// one build and starting the next take the launch lock once.
-  private func runScheduled(_ first: LaunchSchedule.Entry, qos: QualityOfService) {
+  private func runScheduled(_ first: LaunchSchedule.Entry, qos: BuildQoS) {
     var next = schedule { schedule in started(schedule.start(first, now: clock.now())) }
     while let run = next {
       guard !run.entry.isAsync else {
@@ -265,7 +265,7 @@ extension Container {
   /// Ends a scheduled build, performs what that asks for, and returns the build this thread
   /// runs next, if any.
   private func finishScheduled(
-    _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: QualityOfService?
+    _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: BuildQoS?
   ) -> ScheduledRun? {
     let now = clock.now()
     var work = schedule { schedule in

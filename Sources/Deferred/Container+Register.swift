@@ -129,7 +129,7 @@ extension Container {
   /// service such as network sync, naturally async.
   ///
   /// Such a service is scheduled like any other and resolved with
-  /// `try await container.resolve(...)`; a synchronous resolve of it, before it is built, fails
+  /// `try await container.awaitService(...)`; a synchronous resolve of it, before it is built, fails
   /// with ``DeferredError/Code/asyncService``.
   ///
   /// ```swift
@@ -137,7 +137,7 @@ extension Container {
   ///   (storage: Storage, network: Network) async throws in
   ///   try await SyncService.connect(storage: storage, network: network)
   /// }
-  /// let sync = try await container.resolve(SyncService.self)
+  /// let sync = try await container.awaitService(SyncService.self)
   /// ```
   ///
   /// - Parameters:

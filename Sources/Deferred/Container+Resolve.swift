@@ -85,36 +85,45 @@ extension Container {
     }
   }
 
-  /// Returns the service registered for `type` and `name`, suspending until it is built;
+  /// Returns the service registered for `type` and `name`, suspending while it is built;
   /// blocks no thread.
   ///
-  /// This is how async code resolves, and the only way to resolve a service with an `async`
-  /// factory before it is built. A synchronous service that is not built yet is built on a
-  /// Dispatch queue while the caller is suspended; one another thread is building is awaited.
+  /// The awaiting form: it is how async code waits for a build, and the only way to resolve a
+  /// service with an `async` factory before it is built. A synchronous service that is not
+  /// built yet is built on a Dispatch queue while the caller is suspended (a main-actor one on
+  /// the main actor); one another thread is building is awaited. A built service is returned
+  /// at once, on the caller's actor: a `@MainActor` caller does not hop.
+  ///
+  /// From async code, the synchronous ``resolve(_:name:)`` also works: it returns a built
+  /// service without suspending, and builds one that is not built on the calling thread.
   ///
   /// ```swift
-  /// let sync = try await container.resolve(SyncService.self)
+  /// let sync = try await container.awaitService(SyncService.self)
   /// ```
   ///
   /// - Parameters:
   ///   - type: The service's type; it may be left out where the compiler can infer it.
   ///   - name: The registration's name, if it has one.
+  ///   - isolation: The caller's actor, which the call stays on; filled in for you.
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as the synchronous ``resolve(_:name:)``.
-  public func resolve<Value: Sendable>(
-    _ type: Value.Type = Value.self, name: String? = nil
+  public func awaitService<Value: Sendable>(
+    _ type: Value.Type = Value.self, name: String? = nil,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(DeferredError) -> Value {
     try await resolveAsync(ServiceKey<Value>(name: name), context: nil)
   }
 
-  /// Returns the service registered for `key`, suspending until it is built; blocks no thread.
+  /// Returns the service registered for `key`, suspending while it is built; blocks no thread.
   ///
-  /// - Parameter key: The service's key.
+  /// - Parameters:
+  ///   - key: The service's key.
+  ///   - isolation: The caller's actor, which the call stays on; filled in for you.
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as the synchronous ``resolve(_:name:)``.
-  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) async throws(DeferredError)
-    -> Value
-  {
+  public func awaitService<Value: Sendable>(
+    _ key: ServiceKey<Value>, isolation: isolated (any Actor)? = #isolation
+  ) async throws(DeferredError) -> Value {
     try await resolveAsync(key, context: nil)
   }
 

@@ -149,7 +149,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
         + " is still building it. Look for a slow or blocked factory."
     case .asyncService:
       return "\(service) is built by an async factory\(neededBy), and is not built yet."
-        + " Resolve it with `try await container.resolve(\(typeName).self)`; a synchronous"
+        + " Resolve it with `try await container.awaitService(\(typeName).self)`; a synchronous"
         + " service cannot depend on it."
     case .launchOrder:
       return "\(service): \(detail ?? "out of order")."

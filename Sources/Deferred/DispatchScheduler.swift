@@ -23,7 +23,7 @@ public struct DispatchScheduler: LaunchScheduler {
   }
 }
 
-extension QualityOfService {
+extension BuildQoS {
   var dispatchQoS: DispatchQoS.QoSClass {
     switch self {
     case .userInitiated: .userInitiated

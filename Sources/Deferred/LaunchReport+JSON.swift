@@ -55,9 +55,9 @@ extension LaunchReport {
         let priority = Priority(
           reportName: priorityName, idleDelay: optionalNanoseconds(item["idleDelayNs"]))
       else { throw fail("bad priority \(priorityName)") }
-      var qos: QualityOfService?
+      var qos: BuildQoS?
       if let name = item["qos"]?.string {
-        guard let value = QualityOfService(rawValue: name) else { throw fail("bad qos \(name)") }
+        guard let value = BuildQoS(rawValue: name) else { throw fail("bad qos \(name)") }
         qos = value
       }
       builds.append(

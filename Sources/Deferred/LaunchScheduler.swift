@@ -24,7 +24,7 @@ public struct LaunchJob: Sendable {
   /// free, and a launch hands out thousands of jobs).
   public var label: String { describe() }
   /// The quality of service the job asks for.
-  public let qos: QualityOfService
+  public let qos: BuildQoS
   private let describe: @Sendable () -> String
   private let work: @Sendable () -> Void
 
@@ -34,12 +34,12 @@ public struct LaunchJob: Sendable {
   ///   - label: What the job does.
   ///   - qos: The quality of service it asks for.
   ///   - work: The work.
-  public init(label: String, qos: QualityOfService, work: @escaping @Sendable () -> Void) {
+  public init(label: String, qos: BuildQoS, work: @escaping @Sendable () -> Void) {
     self.init(describing: label, qos: qos, work: work)
   }
 
   init(
-    describing label: @escaping @autoclosure @Sendable () -> String, qos: QualityOfService,
+    describing label: @escaping @autoclosure @Sendable () -> String, qos: BuildQoS,
     work: @escaping @Sendable () -> Void
   ) {
     self.describe = label

@@ -15,7 +15,7 @@
 public struct Priority: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Hashable {
     case critical
-    case afterFirstFrame(QualityOfService)
+    case afterFirstFrame(BuildQoS)
     case idle(Duration)
     case onDemand
     indirect case when(LaunchFlag, Priority, otherwise: Priority)
@@ -33,7 +33,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   /// depends on.
   ///
   /// - Parameter qos: The quality of service of the queue that builds it.
-  public static func afterFirstFrame(_ qos: QualityOfService = .utility) -> Priority {
+  public static func afterFirstFrame(_ qos: BuildQoS = .utility) -> Priority {
     Priority(kind: .afterFirstFrame(qos))
   }
 
@@ -100,7 +100,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The quality of service of the queue that builds it in the background.
-  var qos: QualityOfService {
+  var qos: BuildQoS {
     switch kind {
     case .afterFirstFrame(let qos): qos
     case .critical: .userInitiated
@@ -135,7 +135,7 @@ extension Priority {
     case "onDemand": self = .onDemand
     default:
       if let qos = argument(of: "afterFirstFrame").flatMap({
-        QualityOfService(rawValue: String($0))
+        BuildQoS(rawValue: String($0))
       }) {
         self = .afterFirstFrame(qos)
       } else if let delay = argument(of: "idle") {
@@ -150,21 +150,6 @@ extension Priority {
       }
     }
   }
-}
-
-/// The quality of service of the background queues that build deferred services.
-public enum QualityOfService: String, Sendable, Hashable, CaseIterable, Codable,
-  CustomStringConvertible
-{
-  /// Work the user is waiting for.
-  case userInitiated
-  /// Work the user is not waiting for but will see the result of.
-  case utility
-  /// Maintenance work the user does not see.
-  case background
-
-  /// The name of the class, as shown in reports.
-  public var description: String { rawValue }
 }
 
 /// A fact about one launch that priorities may depend on, such as ``restoringState``.

@@ -61,8 +61,8 @@ public struct LaunchSession: Sendable {
     try container.launch()
     if mode == .eager {
       // Without Deferred, the async services are awaited before anything is drawn.
-      _ = try await container.resolve(SyncService.self)
-      _ = try await container.resolve(ConfigRefresh.self)
+      _ = try await container.awaitService(SyncService.self)
+      _ = try await container.awaitService(ConfigRefresh.self)
     }
     // The first frame: the keypad, drawn from the theme's images.
     let drawBegan = clock.now()
@@ -93,12 +93,12 @@ public struct LaunchSession: Sendable {
     try await container.fullyReady()
 
     // The user opens conversions, built while the app was idle.
-    let conversions = try await container.resolve(Conversions.self)
-    let refresh = try await container.resolve(ConfigRefresh.self)
-    let remote = try await container.resolve(SimulatedRemote.self)
-    _ = try await container.resolve(Calculator.self)
-    _ = try await container.resolve(LocationProvider.self)
-    _ = try await container.resolve(SyncService.self)
+    let conversions = try await container.awaitService(Conversions.self)
+    let refresh = try await container.awaitService(ConfigRefresh.self)
+    let remote = try await container.awaitService(SimulatedRemote.self)
+    _ = try await container.awaitService(Calculator.self)
+    _ = try await container.awaitService(LocationProvider.self)
+    _ = try await container.awaitService(SyncService.self)
     let report = container.launchReport()
 
     let made = edits.withLock { $0 }

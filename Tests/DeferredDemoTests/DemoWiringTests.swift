@@ -88,8 +88,8 @@ import Testing
         "SimulatedRemote", "Conversions",
       ])
     // The async services cannot be built inside launch(): the eager app awaits them.
-    _ = try await container.resolve(DeferredDemoKit.SyncService.self)
-    _ = try await container.resolve(ConfigRefresh.self)
+    _ = try await container.awaitService(DeferredDemoKit.SyncService.self)
+    _ = try await container.awaitService(ConfigRefresh.self)
     try container.firstFrameDrawn()
     #expect(scheduler.queued.isEmpty)
     #expect(container.isFullyReady)

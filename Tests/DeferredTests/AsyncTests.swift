@@ -32,7 +32,7 @@ import Testing
     let container = try Self.container(runs: runs)
     let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
       for _ in 0..<200 {
-        group.addTask { ObjectIdentifier(try await container.resolve(SyncService.self)) }
+        group.addTask { ObjectIdentifier(try await container.awaitService(SyncService.self)) }
       }
       return try await group.reduce(into: Set()) { $0.insert($1) }
     }
@@ -46,16 +46,16 @@ import Testing
     let runs = Runs()
     let container = try Self.container(runs: runs)
     let error = #expect(throws: DeferredError.self) {
-      try resolveSynchronously(SyncService.self, from: container)
+      try container.resolve(SyncService.self)
     }
     #expect(error?.code == .asyncService)
     #expect(error?.service == "SyncService")
     #expect(
-      error?.description.contains("try await container.resolve(SyncService.self)") == true)
+      error?.description.contains("try await container.awaitService(SyncService.self)") == true)
     #expect(runs.total == 0)
     // Once built, a synchronous resolve hands it out.
-    let sync = try await container.resolve(SyncService.self)
-    #expect(try resolveSynchronously(SyncService.self, from: container) === sync)
+    let sync = try await container.awaitService(SyncService.self)
+    #expect(try container.resolve(SyncService.self) === sync)
   }
 
   @Test func synchronousServiceNeedingAnAsyncOneIsAClearError() throws {
@@ -74,7 +74,7 @@ import Testing
       await Task.yield()
       return Network()
     }
-    _ = try await container.resolve(Network.self)
+    _ = try await container.awaitService(Network.self)
     let build = try #require(container.launchReport().builds.first)
     #expect(build.thread == "task")
     #expect(build.cpu == nil)
@@ -99,11 +99,11 @@ import Testing
       return Network()
     }
     let error = await #expect(throws: DeferredError.self) {
-      try await container.resolve(Network.self)
+      try await container.awaitService(Network.self)
     }
     #expect(error?.code == .factoryFailed)
     #expect((error?.underlying as? Failure)?.message == "timeout")
-    #expect(try await container.resolve(Network.self).online)
+    #expect(try await container.awaitService(Network.self).online)
   }
 
   @Test func asyncCycleFails() async throws {
@@ -112,15 +112,27 @@ import Testing
     let container = Container()
     try container.register(A.self) { (b: B) async in A(b) }
     try container.register(B.self) { (a: A) async in B(a) }
-    let error = await #expect(throws: DeferredError.self) { try await container.resolve(A.self) }
+    let error = await #expect(throws: DeferredError.self) {
+      try await container.awaitService(A.self)
+    }
     #expect(error?.code == .cycle)
     #expect(error?.cycle == ["A", "B", "A"])
   }
-}
 
-/// Calls the synchronous resolve from async code, where the async overload is preferred.
-private func resolveSynchronously<Value: Sendable>(
-  _ type: Value.Type, from container: Container
-) throws(DeferredError) -> Value {
-  try container.resolve(type)
+  @Test func synchronousResolveCompilesAndReturnsInAsyncCode() async throws {
+    let container = Container()
+    try container.register(Storage.self) { Storage() }
+    // No `await`: in async code the synchronous form is chosen, not the awaiting one.
+    let built = try container.resolve(Storage.self)
+    #expect(try container.resolve(Storage.self) === built)
+    #expect(try await container.awaitService(Storage.self) === built)
+  }
+
+  @MainActor @Test func awaitingFromTheMainActorStaysOnIt() async throws {
+    let container = Container()
+    try container.register(Storage.self) { Storage() }
+    let built = try await container.awaitService(Storage.self)
+    MainActor.assertIsolated()
+    #expect(try await container.awaitService(Storage.self) === built)
+  }
 }

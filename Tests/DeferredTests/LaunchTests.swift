@@ -203,12 +203,12 @@ final class Conversions: Sendable {}
     let app = try App()
     try app.container.launch()
     try app.container.firstFrameDrawn()
-    _ = try await app.container.resolve(Theme.self)
+    _ = try await app.container.awaitService(Theme.self)
     app.container.shutDown()
     app.scheduler.runAll()
     #expect(app.runs["Network"] == 0)
     let error = await #expect(throws: DeferredError.self) {
-      try await app.container.resolve(Theme.self)
+      try await app.container.awaitService(Theme.self)
     }
     #expect(error?.code == .shutDown)
     #expect(error?.description == "Cannot resolve Theme: the container was shut down.")

@@ -32,7 +32,7 @@ final class BuildContext: @unchecked Sendable {
   /// The scheduled job running on this context: its service, quality of service, and when it
   /// became ready to run.
   @exclusivity(unchecked) var scheduled: AnyNode?
-  @exclusivity(unchecked) var qos: QualityOfService?
+  @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?
 
   init(thread: ThreadInfo) {

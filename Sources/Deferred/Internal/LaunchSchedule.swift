@@ -339,7 +339,7 @@ struct LaunchSchedule {
   /// starts the first synchronous one of that quality of service for the finishing thread to
   /// run next (``LaunchWork/next``); on failure, skips the entries that need it.
   mutating func finish(
-    _ entry: Entry, _ outcome: Outcome, carryingOn qos: QualityOfService? = nil, now: UInt64
+    _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
     guard entry.status == .running else { return LaunchWork() }
     if !entry.isAsync { inFlight -= 1 }
@@ -522,7 +522,7 @@ struct LaunchSchedule {
 
   /// Stage, then quality of service, then registration order: lower runs first.
   private static func rank(_ entry: Entry) -> UInt64 {
-    let qos = UInt64(QualityOfService.allCases.firstIndex(of: entry.priority.qos) ?? 0)
+    let qos = UInt64(BuildQoS.allCases.firstIndex(of: entry.priority.qos) ?? 0)
     return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | UInt64(entry.order)
   }
 
@@ -569,7 +569,7 @@ struct LaunchWork {
 struct ScheduledRun: Sendable {
   let entry: LaunchSchedule.Entry
   var node: AnyNode { entry.node }
-  let qos: QualityOfService
+  let qos: BuildQoS
   let readyAt: UInt64?
   let flags: Set<LaunchFlag>
 

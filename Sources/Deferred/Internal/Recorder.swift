@@ -23,7 +23,7 @@ struct RawBuild {
   let trigger: Trigger
   let requestedBy: AnyServiceKey?
   let thread: ThreadInfo
-  let qos: QualityOfService?
+  let qos: BuildQoS?
   let queued: UInt64?
   let start: UInt64
   let end: UInt64
