@@ -106,7 +106,7 @@ struct StressPlan: Sendable {
     // Priorities: critical only for synchronous services that never fail and need only
     // critical ones.
     var critical: Set<Int> = []
-    let qualities = QualityOfService.allCases
+    let qualities = BuildQoS.allCases
     for id in 0..<count {
       let service = services[id]
       if id >= baseCount {

@@ -326,9 +326,9 @@ struct StressRound {
         var random = random(20 + worker)
         for _ in 0..<random.int(in: 20...80) {
           let id = allIDs[random.int(below: allIDs.count)]
-          note("await resolve s\(id)")
+          note("awaitService s\(id)")
           do throws(DeferredError) {
-            let box = try await container.resolve(stressKey(id))
+            let box = try await container.awaitService(stressKey(id))
             ledger.record(0, id, "task \(worker)", .success(box))
           } catch {
             ledger.record(0, id, "task \(worker)", .failure(error))
@@ -461,9 +461,9 @@ struct StressRound {
       asyncPass.task("final async pass") { note in
         for service in plan.services where service.form == .async {
           for _ in 0..<4 {
-            note("await resolve s\(service.id)")
+            note("awaitService s\(service.id)")
             do throws(DeferredError) {
-              let box = try await container.resolve(stressKey(service.id))
+              let box = try await container.awaitService(stressKey(service.id))
               ledger.record(0, service.id, "final pass", .success(box))
               break
             } catch {
