@@ -1,0 +1,106 @@
+import Deferred
+import Testing
+
+/// The container's lifecycle under load: seeded random graphs launched, raced by threads and
+/// tasks, paused, shut down, overridden and replaced, with the real Dispatch scheduler; the
+/// library's promises checked after each round.
+///
+/// `DEFERRED_STRESS_ROUNDS` (20), `DEFERRED_STRESS_SEED` (1; `random` picks one),
+/// `DEFERRED_STRESS_MAX_SERVICES` (300), `DEFERRED_STRESS_ROUND_LIMIT` (seconds a phase of a
+/// round may take before the watchdog calls it a hang; 60). A failing round names its seed:
+/// `DEFERRED_STRESS_SEED=<seed> DEFERRED_STRESS_ROUNDS=1` runs it again.
+@Suite struct StressTests {
+  @Test func lifecycleRounds() async {
+    let rounds = environment("DEFERRED_STRESS_ROUNDS").flatMap { Int($0) } ?? 20
+    let seedSetting = environment("DEFERRED_STRESS_SEED") ?? "1"
+    let first =
+      seedSetting == "random" ? UInt64.random(in: 1...(UInt64.max >> 1)) : UInt64(seedSetting) ?? 1
+    let maxServices = environment("DEFERRED_STRESS_MAX_SERVICES").flatMap { Int($0) } ?? 300
+    let limit = Duration.seconds(
+      environment("DEFERRED_STRESS_ROUND_LIMIT").flatMap { Int($0) } ?? 60)
+    let skipped = StressCheck.skipped.map(\.rawValue).sorted()
+    print(
+      "StressTests: \(rounds) rounds from seed \(first), up to \(maxServices) services"
+        + (skipped.isEmpty ? "" : "; checks skipped: \(skipped.joined(separator: ", "))"))
+
+    let clock = ContinuousClock()
+    let start = clock.now
+    var slowest = (seed: first, time: Duration.zero)
+    var failures = 0
+    var tally = StressTally()
+    for round in 0..<rounds {
+      let seed = first &+ UInt64(round)
+      let plan = StressPlan(seed: seed, maxServices: maxServices)
+      let roundStart = clock.now
+      let (result, released) = await StressRound(plan: plan, limit: limit).run()
+      var violations = stressViolations(plan, result)
+      if result.hang == nil {
+        let remaining = await stillHeld(released)
+        if !remaining.isEmpty {
+          violations.append(
+            "[release] still alive after the round: \(remaining.joined(separator: ", "))")
+        }
+      }
+      tally.add(result.ledger)
+      let time = clock.now - roundStart
+      if time > slowest.time { slowest = (seed, time) }
+      guard !violations.isEmpty else { continue }
+      failures += 1
+      Issue.record(
+        Comment(
+          rawValue: """
+            Stress round failed, seed \(seed): run it again with
+              DEFERRED_STRESS_SEED=\(seed) DEFERRED_STRESS_ROUNDS=1 swift test --filter StressTests
+            plan: \(plan.summary)
+            \(violations.prefix(25).joined(separator: "\n"))\(violations.count > 25 ? "\n… \(violations.count - 25) more" : "")
+            """))
+      // A hung round leaves its threads blocked: the next rounds would not be telling.
+      if result.hang != nil || failures >= 10 { break }
+    }
+    let total = clock.now - start
+    print(
+      "StressTests: \(rounds) rounds in \(total), \(total / max(1, rounds)) a round;"
+        + " slowest seed \(slowest.seed), \(slowest.time); \(failures) failed")
+    print("StressTests: \(tally)")
+  }
+
+  /// Waits up to two seconds (a deferred idle job may still hold the container for its
+  /// delay) for a round's container, children and captures to be released; returns what is
+  /// still held.
+  private func stillHeld(_ released: StressReleased) async -> [String] {
+    let clock = ContinuousClock()
+    let end = clock.now.advanced(by: .seconds(2))
+    while !released.remaining.isEmpty && clock.now < end {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return released.remaining
+  }
+}
+
+/// What the rounds did, all together: so that a run that passes shows it exercised something.
+struct StressTally: CustomStringConvertible {
+  var resolves = 0
+  var errors: [String: Int] = [:]
+  var delivered = 0
+  var shutDowns = 0
+  var fullyReady = 0
+  var replaced = 0
+
+  mutating func add(_ ledger: StressLedger.State) {
+    resolves += ledger.outcomes.count
+    for outcome in ledger.outcomes {
+      if case .failure(let error) = outcome.result { errors["\(error.code)", default: 0] += 1 }
+    }
+    delivered += ledger.deliveries.count
+    if ledger.tickets["shutDown"] != nil { shutDowns += 1 }
+    if ledger.tickets["fullyReady"] != nil { fullyReady += 1 }
+    replaced += ledger.replaced.values.filter { $0 }.count
+  }
+
+  var description: String {
+    let codes = errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    return "\(resolves) resolves (errors: \(codes.joined(separator: ", "))),"
+      + " \(delivered) whenReady deliveries, \(fullyReady) rounds fully ready,"
+      + " \(shutDowns) shut down, \(replaced) registrations replaced"
+  }
+}
