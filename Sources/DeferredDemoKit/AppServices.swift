@@ -7,6 +7,7 @@ import Deferred
 /// | --- | --- | --- |
 /// | `Storage`, `CachedConfig`, `ThemeEngine` | critical | critical |
 /// | `Calculator` | after the first frame (user-initiated) | critical |
+/// | `KeypadModel` (main actor) | the main-thread lane, after the first frame | critical, on the main actor |
 /// | `LocationProvider` | after the first frame | critical |
 /// | `SyncService` (async) | after the first frame | awaited before the first frame |
 /// | `SimulatedRemote` | on demand (sync needs it) | critical |
@@ -61,6 +62,9 @@ public enum AppServices {
     ) { (storage: Storage, config: CachedConfig) in
       try Calculator(storage: storage, config: config)
     }
+    // A view model: built on the main actor, so deferred, on the main-thread lane.
+    try container.registerMainActor(
+      KeypadModel.self, priority: deferred(.afterFirstFrame()), KeypadModel.init(calculator:))
     try container.register(LocationProvider.self, priority: deferred(.afterFirstFrame())) {
       LocationProvider(workload: workload)
     }

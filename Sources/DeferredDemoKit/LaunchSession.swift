@@ -82,6 +82,8 @@ public struct LaunchSession: Sendable {
     }
     let calculator = try await Self.ready(Calculator.self, in: container, on: interfaceQueue)
     let display = calculator.display
+    // The keypad's view model, built on the main-thread lane once the calculator is.
+    let keypad = try await Self.ready(KeypadModel.self, in: container, on: interfaceQueue)
     // The keys are applied: the app has settled, and idle services may start.
     container.appIsIdle()
     // The edits were handed to sync before this, on the same queue.
@@ -116,6 +118,15 @@ public struct LaunchSession: Sendable {
       : "the calculator was ready before the first frame"
     notes.append(
       "typed \(Self.typedKeys.joined()) at the first frame; \(readiness); display \(display)")
+    let lane = report.builds.first { $0.service == "KeypadModel" }
+    let keypadDisplay = await MainActor.run {
+      keypad.refresh()
+      return keypad.display
+    }
+    notes.append(
+      "the keypad's view model was built on the main actor (thread \(lane?.thread ?? "?"),"
+        + " \(lane?.trigger == .scheduled ? "its own turn of the main queue after the first frame" : "in launch()"));"
+        + " it shows \(keypadDisplay)")
     // Edits made before sync's build ended were queued by whenReady.
     let processStart = clock.processStart.nanoseconds
     let syncEnd = report.builds.first { $0.service == "SyncService" }?.end ?? .zero

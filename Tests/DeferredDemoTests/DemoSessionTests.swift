@@ -6,7 +6,9 @@ import Testing
 /// Whole launches of the demo app with tiny work and no simulated latency: the keys typed at
 /// the first frame and the edits they make all arrive, in order, in both modes.
 @Suite struct DemoSessionTests {
-  @Test(arguments: LaunchMode.allCases)
+  /// On the main actor, as the demo runs it: the eager app's launch builds the keypad's view
+  /// model there, and the deferred app's main-thread lane runs on the main queue.
+  @MainActor @Test(arguments: LaunchMode.allCases)
   func everyKeyAndEveryEditArrives(mode: LaunchMode) async throws {
     let fixture = try DemoFixture()
     let outcome = try await LaunchSession(
@@ -30,8 +32,11 @@ import Testing
     case .deferred:
       #expect(
         scheduled == [
-          "Calculator", "LocationProvider", "SyncService", "Conversions", "ConfigRefresh",
+          "Calculator", "KeypadModel", "LocationProvider", "SyncService", "Conversions",
+          "ConfigRefresh",
         ])
+      let keypad = try #require(report.builds.first { $0.service == "KeypadModel" })
+      #expect(keypad.thread == "main" && keypad.start >= first)
     }
   }
 }

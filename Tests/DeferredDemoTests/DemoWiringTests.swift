@@ -13,7 +13,7 @@ import Testing
     #expect(container.validate().isEmpty)
   }
 
-  @Test func deferredLaunchBuildsOnlyWhatTheFirstFrameNeeds() async throws {
+  @MainActor @Test func deferredLaunchBuildsOnlyWhatTheFirstFrameNeeds() async throws {
     let fixture = try DemoFixture()
     let scheduler = ManualScheduler()
     let clock = scheduler.clock
@@ -43,6 +43,9 @@ import Testing
     scheduler.runNext()
     _ = try await whenBuilt(DeferredDemoKit.SyncService.self, in: container)
     #expect(scheduler.queued.isEmpty)
+    // The keypad's view model needed the calculator: now it takes its turn on the main lane.
+    #expect(scheduler.queuedOnMain == ["build KeypadModel on main"])
+    #expect(scheduler.runMainNext())
     #expect(!container.isFullyReady)
 
     // The app settles: the idle services go.
@@ -58,7 +61,7 @@ import Testing
       #expect(phases[service]?.stage == .critical)
       #expect(phases[service]?.trigger == .launch)
     }
-    for service in ["Calculator", "LocationProvider", "SyncService"] {
+    for service in ["Calculator", "KeypadModel", "LocationProvider", "SyncService"] {
       #expect(phases[service]?.stage == .afterFirstFrame)
       #expect(phases[service]?.trigger == .scheduled)
     }
@@ -70,12 +73,13 @@ import Testing
     #expect(phases["SimulatedRemote"]?.stage == .onDemand)
     #expect(phases["SimulatedRemote"]?.trigger == .onDemand)
     #expect(phases["SimulatedRemote"]?.requestedBy == "SyncService")
-    #expect(report.builds.count == 9)
+    #expect(phases["KeypadModel"]?.thread == "main")
+    #expect(report.builds.count == 10)
     #expect(report.milestones.map(\.kind) == Milestone.Kind.allCases)
     #expect(report.offset(of: .firstFrame)! < report.offset(of: .fullyReady)!)
   }
 
-  @Test func eagerLaunchBuildsEverythingBeforeTheFirstFrame() async throws {
+  @MainActor @Test func eagerLaunchBuildsEverythingBeforeTheFirstFrame() async throws {
     let fixture = try DemoFixture()
     let scheduler = ManualScheduler()
     let container = try AppServices.makeContainer(
@@ -84,8 +88,8 @@ import Testing
     try container.launch()
     #expect(
       Self.built(container) == [
-        "Storage", "CachedConfig", "ThemeEngine", "Calculator", "LocationProvider",
-        "SimulatedRemote", "Conversions",
+        "Storage", "CachedConfig", "ThemeEngine", "Calculator", "KeypadModel",
+        "LocationProvider", "SimulatedRemote", "Conversions",
       ])
     // The async services cannot be built inside launch(): the eager app awaits them.
     _ = try await container.awaitService(DeferredDemoKit.SyncService.self)
@@ -95,11 +99,11 @@ import Testing
     #expect(container.isFullyReady)
 
     let report = container.launchReport()
-    #expect(report.builds.count == 9)
+    #expect(report.builds.count == 10)
     #expect(report.builds.allSatisfy { $0.trigger != .scheduled })
     #expect(report.offset(of: .fullyReady) == report.offset(of: .firstFrame))
     // Every synchronous service was built by launch(), on the launching thread.
-    #expect(report.builds.filter { $0.trigger == .launch }.count == 7)
+    #expect(report.builds.filter { $0.trigger == .launch }.count == 8)
   }
 
   /// The services built so far, in the order they started.
