@@ -33,6 +33,7 @@ extension Container {
         detail: "launch() builds it, so call launch() on the main actor")
     }
     if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
+    mark(.launchBegan)
     let context = BuildContext.current
     let saved = (context.trigger, context.flags)
     context.trigger = .launch
@@ -48,6 +49,12 @@ extension Container {
       throw error
     }
     if let error = schedule({ $0.endLaunch(succeeded: true, now: clock.now()) }) { throw error }
+    mark(.criticalReady)
+  }
+
+  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording.
+  private func mark(_ milestone: Milestone.Kind) {
+    if recorder.isEnabled { Signposts.milestone(milestone) }
   }
 
   /// Tells the container the app's first frame is on screen: it starts building the deferred
@@ -202,6 +209,7 @@ extension Container {
   /// Does what a transition asked for, outside the launch lock (a scheduler may run a job on
   /// the spot; callbacks are the app's code).
   private func perform(_ work: LaunchWork) {
+    for milestone in work.milestones { mark(milestone) }
     for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
     for delay in work.timers {
       scheduler.schedule(

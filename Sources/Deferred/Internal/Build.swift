@@ -19,7 +19,8 @@ extension AnyNode {
   func step(_ context: BuildContext) throws(DeferredError) -> Step {
     switch claim(context) {
     case .ready: return .ready
-    case .claimed(let attempt): return .build(attempt: attempt, span: owner.recorder.begin(context))
+    case .claimed(let attempt):
+      return .build(attempt: attempt, span: owner.recorder.begin(context, building: key))
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
     case .replaced(let replacement): return .replaced(replacement)
@@ -287,7 +288,7 @@ private struct TransientMaking: ~Copyable {
   @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
-    span = node.owner.recorder.begin(context, transient: true)
+    span = node.owner.recorder.begin(context)
   }
 
   /// Records the making and returns the value, or throws what went wrong.

@@ -22,6 +22,8 @@ import Synchronization
 /// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
+  /// The thread, for waiters to lend their priority to (Apple platforms only).
+  let recipient: PriorityDonation.Recipient
   @exclusivity(unchecked) var chain: [AnyServiceKey] = []
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
@@ -35,8 +37,10 @@ final class BuildContext: @unchecked Sendable {
   @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?
 
-  init(thread: ThreadInfo) {
+  /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
+  init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
+    self.recipient = ownThread ? PriorityDonation.currentThread() : nil
   }
 
   /// The main actor's context: whichever thread runs the main queue (on Apple platforms the
@@ -49,7 +53,7 @@ final class BuildContext: @unchecked Sendable {
     if let raw = pthread_getspecific(contextKey) {
       return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }
-    let context = BuildContext(thread: .current())
+    let context = BuildContext(thread: .current(), ownThread: true)
     pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
     return context
   }

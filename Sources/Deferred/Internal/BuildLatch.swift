@@ -48,6 +48,9 @@ final class BuildLatch: @unchecked Sendable {
   /// Blocks until the build of `node` finishes, or until `limit` has passed (then `nil`).
   func wait(for node: AnyNode, limit: Duration?) -> Outcome? {
     if let group = node.withState({ _ in waitGroup() }) {
+      // The builder runs at this thread's priority while it waits (Apple platforms).
+      let loan = PriorityDonation.begin(to: owner.recipient)
+      defer { PriorityDonation.end(loan) }
       if let limit {
         let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
         if group.wait(timeout: deadline) == .timedOut { return nil }

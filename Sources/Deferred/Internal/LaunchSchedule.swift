@@ -246,7 +246,7 @@ struct LaunchSchedule {
     for entry in added { gate(entry) }
     Self.ungateCycles(among: added)
     for entry in added { makeReady(entry, at: now) }
-    var work = LaunchWork(timers: delays.sorted())
+    var work = LaunchWork(timers: delays.sorted(), milestones: [.firstFrame])
     completeIfDone(&work, at: now)
     work.submit = takeSubmittable()
     return .success(work)
@@ -395,6 +395,7 @@ struct LaunchSchedule {
     guard phase == .deferring, remaining == 0 else { return }
     phase = .fullyReady
     milestones.fullyReady = now
+    work.milestones.append(.fullyReady)
     work.ready = waiters
     waiters = []
   }
@@ -592,6 +593,8 @@ struct LaunchWork {
   var awaitRunning = false
   /// The build the finishing thread runs next, started already.
   var next: ScheduledRun?
+  /// Milestones this transition reached, to mark for Instruments.
+  var milestones: [Milestone.Kind] = []
 }
 
 /// A scheduled build about to run: its service, and what its build context records.

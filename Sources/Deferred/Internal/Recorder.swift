@@ -47,6 +47,8 @@ struct RawWait {
 struct Span {
   let start: UInt64
   let cpu: UInt64?
+  /// Its signpost interval (Apple platforms).
+  let signpost: Signposts.Interval
 }
 
 /// A transient service's builds, together: counts and totals, and the first
@@ -91,16 +93,17 @@ final class Recorder: Sendable {
     builds[Int((UInt(bitPattern: ObjectIdentifier(context)) >> 4) & UInt(builds.count - 1))]
   }
 
-  /// Marks the start of a build on `context`.
+  /// Marks the start of a build on `context`: of the singleton `key`, or of a transient.
   @inline(__always)
-  func begin(_ context: BuildContext, transient: Bool = false) -> Span? {
+  func begin(_ context: BuildContext, building key: AnyServiceKey? = nil) -> Span? {
     guard isEnabled else { return nil }
     context.nested.append(0)
     // An async build may end on another thread than it began on: no thread's CPU time counts it.
     let cpu =
-      recording == .timingsAndCPU && !transient && context.thread != .task
+      recording == .timingsAndCPU && key != nil && context.thread != .task
       ? clock.threadCPUTime() : nil
-    return Span(start: clock.now(), cpu: cpu)
+    let signpost = key.map(Signposts.beginBuild) ?? nil
+    return Span(start: clock.now(), cpu: cpu, signpost: signpost)
   }
 
   /// Records the end of a transient build begun with `span`, into its service's totals.
@@ -118,7 +121,8 @@ final class Recorder: Sendable {
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
   /// time is not a build's.
   func discard(_ span: Span?, _ context: BuildContext) {
-    guard span != nil else { return }
+    guard let span else { return }
+    Signposts.endBuild(span.signpost)
     _ = context.nested.popLast()
   }
 
@@ -129,6 +133,7 @@ final class Recorder: Sendable {
   ) {
     guard let span else { return }
     let end = clock.now()
+    Signposts.endBuild(span.signpost)
     let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
     let nested = context.nested.popLast() ?? 0
     let inclusive = end &- span.start
