@@ -209,7 +209,8 @@ extension Container {
   /// Does what a transition asked for, outside the launch lock (a scheduler may run a job on
   /// the spot; callbacks are the app's code).
   private func perform(_ work: LaunchWork) {
-    for milestone in work.milestones { mark(milestone) }
+    if work.reachedFirstFrame { mark(.firstFrame) }
+    if work.reachedFullyReady { mark(.fullyReady) }
     for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
     for delay in work.timers {
       scheduler.schedule(
@@ -271,7 +272,8 @@ extension Container {
         }
         return
       }
-      let context = BuildContext.current
+      // A main-lane build runs on the main actor: as its context, whichever thread drains it.
+      let context = run.entry.isMainLane ? BuildContext.mainActor : BuildContext.current
       run.prepare(context)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {

@@ -35,7 +35,7 @@ func onMainActor<Result: Sendable>(
   chain: [AnyServiceKey], _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
 ) async throws(DeferredError) -> Result {
   let outcome = await MainActor.run { () -> Swift.Result<Result, DeferredError> in
-    let main = BuildContext.current
+    let main = BuildContext.mainActor
     let saved = main.chain
     main.chain = chain
     defer { main.chain = saved }

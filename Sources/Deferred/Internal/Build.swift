@@ -64,9 +64,10 @@ extension AnyNode {
           throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
         }
         if node.isMainActor && node.scope == .singleton && !node.isReady
-          && !MainThread.isCurrent
+          && context !== BuildContext.mainActor
         {
-          // Built on the main actor, this thread waiting; what it needs is built there too.
+          // Built by the main actor (this thread waiting, if it is another); what it needs is
+          // built there too.
           try MainThread.run(for: node, on: context) { main throws(DeferredError) in
             _ = try node.ensureReady(main)
           }
@@ -212,7 +213,7 @@ extension AnyNode {
     switch scope {
     case .singleton:
       return try ensureReady(context).value.read(as: Value.self)
-    case .transient where isMainActor && !MainThread.isCurrent:
+    case .transient where isMainActor && context !== BuildContext.mainActor:
       return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
         try self.resolveSlow(main, as: Value.self)
       }

@@ -22,6 +22,9 @@ import Synchronization
 /// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
+  /// Whether it is the main thread's (read on every look-up of the current context: no copy
+  /// of `thread` for it).
+  let isMainThread: Bool
   /// The thread, for waiters to lend their priority to (Apple platforms only).
   let recipient: PriorityDonation.Recipient
   @exclusivity(unchecked) var chain: [AnyServiceKey] = []
@@ -40,6 +43,7 @@ final class BuildContext: @unchecked Sendable {
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
+    self.isMainThread = thread.isMain
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
   }
 
@@ -47,15 +51,31 @@ final class BuildContext: @unchecked Sendable {
   /// main thread; under `swift test` on Linux, a thread that drains it), one context.
   static let mainActor = BuildContext(thread: ThreadInfo(isMain: true, name: "main"))
 
-  /// The calling thread's context, or the main actor's on the main actor.
+  /// Runs `work` with this context (the main actor's) standing in for `other`: its chain,
+  /// trigger and launch flags, so that errors name the whole chain and records say how the
+  /// build came about. Call it on the main actor, while `other` waits or is this thread's.
+  func standingIn<Result>(
+    for other: BuildContext, _ work: (BuildContext) throws(DeferredError) -> Result
+  ) throws(DeferredError) -> Result {
+    let saved = (chain, trigger, flags)
+    (chain, trigger, flags) = (other.chain, other.trigger, other.flags)
+    defer { (chain, trigger, flags) = saved }
+    return try work(self)
+  }
+
+  /// The calling thread's context; on the main thread, the main actor's.
+  ///
+  /// Where another thread drains the main queue (under `swift test` on Linux), code on the main
+  /// actor gets its thread's context here: builds of main-actor services switch to the main
+  /// actor's context themselves (``MainThread/run(for:on:_:)``).
   static var current: BuildContext {
-    if MainThread.isCurrent { return mainActor }
     if let raw = pthread_getspecific(contextKey) {
-      return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
+      let context = Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
+      return context.isMainThread ? mainActor : context
     }
     let context = BuildContext(thread: .current(), ownThread: true)
     pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
-    return context
+    return context.isMainThread ? mainActor : context
   }
 }
 

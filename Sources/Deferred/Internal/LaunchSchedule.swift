@@ -246,7 +246,7 @@ struct LaunchSchedule {
     for entry in added { gate(entry) }
     Self.ungateCycles(among: added)
     for entry in added { makeReady(entry, at: now) }
-    var work = LaunchWork(timers: delays.sorted(), milestones: [.firstFrame])
+    var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
     completeIfDone(&work, at: now)
     work.submit = takeSubmittable()
     return .success(work)
@@ -395,7 +395,7 @@ struct LaunchSchedule {
     guard phase == .deferring, remaining == 0 else { return }
     phase = .fullyReady
     milestones.fullyReady = now
-    work.milestones.append(.fullyReady)
+    work.reachedFullyReady = true
     work.ready = waiters
     waiters = []
   }
@@ -594,7 +594,8 @@ struct LaunchWork {
   /// The build the finishing thread runs next, started already.
   var next: ScheduledRun?
   /// Milestones this transition reached, to mark for Instruments.
-  var milestones: [Milestone.Kind] = []
+  var reachedFirstFrame = false
+  var reachedFullyReady = false
 }
 
 /// A scheduled build about to run: its service, and what its build context records.

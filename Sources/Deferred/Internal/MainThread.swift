@@ -25,29 +25,27 @@ enum MainThread {
     return DispatchQueue.getSpecific(key: marker) == true
   }
 
-  /// Runs `work` on the main actor for `context`, a build on another thread that needs a
-  /// main-actor service, and blocks until it is done.
+  /// Runs `work` for `context` (not the main actor's) with the main actor's build context,
+  /// whose chain is `context`'s for the time being, so errors name the whole chain: here if
+  /// the caller is on the main actor already, else on the main actor while the caller blocks.
   ///
   /// The wait is an edge of the wait-for graph like a wait for another thread's build: if the
   /// main actor is waiting, directly or through others, for a build this context holds, the
-  /// hop fails at once with the loop instead of hanging. The work runs with the main actor's
-  /// build context, whose chain is this context's for the time being, so errors name the whole
-  /// chain.
+  /// hop fails at once with the loop instead of hanging.
   static func run<Result: Sendable>(
     for node: AnyNode, on context: BuildContext,
     _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
   ) throws(DeferredError) -> Result {
+    if isCurrent { return try BuildContext.mainActor.standingIn(for: context, work) }
     let start = try WaitGraph.enterMain(for: node, context)
     let outcome = Locked<Swift.Result<Result, DeferredError>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let chain = context.chain
     node.owner.scheduler.scheduleOnMain(
       LaunchJob(describing: "build \(node.key) on main", qos: .userInitiated) {
-        let main = BuildContext.current
-        let saved = main.chain
-        main.chain = chain
-        defer { main.chain = saved }
-        let result = Swift.Result { () throws(DeferredError) -> Result in try work(main) }
+        // `context` is blocked meanwhile: the main actor reads what it stands in for.
+        let result = Swift.Result { () throws(DeferredError) -> Result in
+          try BuildContext.mainActor.standingIn(for: context, work)
+        }
         outcome.withLock { $0 = result }
         done.signal()
       })
