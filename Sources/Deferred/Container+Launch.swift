@@ -34,7 +34,8 @@ extension Container {
     }
     if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
     mark(.launchBegan)
-    let context = BuildContext.current
+    // On the main actor, the main actor's context, whichever thread drains the main queue.
+    let context = MainThread.isCurrent ? BuildContext.mainActor : BuildContext.current
     let saved = (context.trigger, context.flags)
     context.trigger = .launch
     context.flags = flags
