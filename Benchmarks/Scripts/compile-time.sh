@@ -4,12 +4,15 @@
 # function, compiled as an app's release build compiles it:
 # `swiftc -c -O -wmo -parse-as-library` against the release modules of Deferred and Swinject.
 #
-#   Benchmarks/Scripts/compile-time.sh              N = 200, 1000, 2000 (a few minutes)
+#   Benchmarks/Scripts/compile-time.sh              N = 200, 1000, 2000 (ten minutes or so)
 #   Benchmarks/Scripts/compile-time.sh --quick      N = 200 only
 #   Benchmarks/Scripts/compile-time.sh --sizes "100 300"
 #   Benchmarks/Scripts/compile-time.sh --split 100  the registrations in functions of 100 each
 #   Benchmarks/Scripts/compile-time.sh --onone      a debug build (-Onone) instead
 #   Benchmarks/Scripts/compile-time.sh --keep DIR   keeps the generated files in DIR
+#   Benchmarks/Scripts/compile-time.sh --modules DIR  uses the modules in DIR (a copy of the
+#                                                   build's, to compare two builds) and builds
+#                                                   nothing
 #
 # Prints a table on standard output, then one JSON object:
 # `{"compileTime1000": {"DeferredParameters": s, "DeferredClosure": s, "DeferredResolver": s,
@@ -22,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 usage() {
   echo "usage: Scripts/compile-time.sh [--quick] [--sizes \"N …\"] [--split K] [--onone]" \
-    "[--keep DIR]" >&2
+    "[--keep DIR] [--modules DIR]" >&2
   exit 64
 }
 
@@ -30,6 +33,7 @@ sizes=(200 1000 2000)
 split=0
 optimization=-O
 keep=""
+module_dir=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) sizes=(200) ;;
@@ -49,6 +53,11 @@ while [[ $# -gt 0 ]]; do
       keep=$2
       shift
       ;;
+    --modules)
+      [[ $# -ge 2 && -d $2 ]] || usage
+      module_dir=$2
+      shift
+      ;;
     *) usage ;;
   esac
   shift
@@ -58,10 +67,14 @@ forms=(DeferredParameters DeferredClosure DeferredResolver Swinject)
 
 # The modules, from the benchmark package's release build (the same flags as CI's, so that its
 # build is reused): Deferred's and Swinject's, each built with -O and whole-module optimisation.
-build_flags=(-c release -Xswiftc -warnings-as-errors)
-echo "compile-time: building the benchmark package in release" >&2
-swift build "${build_flags[@]}" >&2
-bin=$(swift build "${build_flags[@]}" --show-bin-path)
+if [[ -n $module_dir ]]; then
+  bin=$module_dir
+else
+  build_flags=(-c release -Xswiftc -warnings-as-errors)
+  echo "compile-time: building the benchmark package in release" >&2
+  swift build "${build_flags[@]}" >&2
+  bin=$(swift build "${build_flags[@]}" --show-bin-path)
+fi
 modules=()
 for module in Deferred Swinject; do
   found=""
