@@ -25,10 +25,30 @@ extension Container {
   ///   already, if this is a child container that has resolved something, or if `replacing`
   ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
   ///   once the container is shut down.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // A shim specialised in the caller's module: see `registerByType`.
+    try registerByType(name, scope, priority, replacing, factory)
+  }
+
+  /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
+  ///
+  /// Compile time: a caller that calls a function generic over a parameter pack makes the
+  /// pack's metadata on its stack, and the compiler frees it only where the calling function
+  /// returns, on every path, the path of each `try` included. A composition root of N
+  /// registrations that called this directly had N pack allocations each freed on N error
+  /// paths: code quadratic in N, and minutes of LLVM for 1,000 registrations. The shim is
+  /// specialised per registration in the caller's module (it is `@inlinable`), so the pack is
+  /// made, and freed, inside the shim's small specialisation; `@inline(never)` keeps it there
+  /// (inlined, it would bring the pack back into the caller). A registration costs one more
+  /// call (Benchmarks/README.md, "Compile time").
+  @usableFromInline
+  func registerByType<Value: Sendable, each Dependency: Sendable>(
+    _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
@@ -59,11 +79,23 @@ extension Container {
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
   /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // A shim specialised in the caller's module: see `registerByType`.
+    try registerByKeys(
+      key, scope, priority, replacing, factory, dependencies: repeat each dependencies)
+  }
+
+  /// The keyed parameter form's work, behind the shim above (see `registerByType`).
+  @usableFromInline
+  func registerByKeys<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
+    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value,
+    dependencies: repeat ServiceKey<each Dependency>
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       key, scope: scope, priority: priority, replacing: replacing,
@@ -149,10 +181,20 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the synchronous form.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // A shim specialised in the caller's module: see `registerByType`.
+    try registerAsyncByType(name, scope, priority, replacing, factory)
+  }
+
+  /// The `async` parameter form's work, behind the shim above (see `registerByType`).
+  @usableFromInline
+  func registerAsyncByType<Value: Sendable, each Dependency: Sendable>(
+    _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
@@ -176,11 +218,23 @@ extension Container {
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
   /// - Throws: As the synchronous form.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // A shim specialised in the caller's module: see `registerByType`.
+    try registerAsyncByKeys(
+      key, scope, priority, replacing, factory, dependencies: repeat each dependencies)
+  }
+
+  /// The keyed `async` parameter form's work, behind the shim above (see `registerByType`).
+  @usableFromInline
+  func registerAsyncByKeys<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
+    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
+    dependencies: repeat ServiceKey<each Dependency>
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       key, scope: scope, priority: priority, replacing: replacing,

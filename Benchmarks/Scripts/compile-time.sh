@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Compile time of a composition root: one generated Swift file per registration form, with N
+# services `S0 … S(N-1)`, each a `final class` needing the previous one, all registered in one
+# function, compiled as an app's release build compiles it:
+# `swiftc -c -O -wmo -parse-as-library` against the release modules of Deferred and Swinject.
+#
+#   Benchmarks/Scripts/compile-time.sh              N = 200, 1000, 2000 (ten minutes or so)
+#   Benchmarks/Scripts/compile-time.sh --quick      N = 200 only
+#   Benchmarks/Scripts/compile-time.sh --sizes "100 300"
+#   Benchmarks/Scripts/compile-time.sh --split 100  the registrations in functions of 100 each
+#   Benchmarks/Scripts/compile-time.sh --onone      a debug build (-Onone) instead
+#   Benchmarks/Scripts/compile-time.sh --keep DIR   keeps the generated files in DIR
+#   Benchmarks/Scripts/compile-time.sh --modules DIR  uses the modules in DIR (a copy of the
+#                                                   build's, to compare two builds) and builds
+#                                                   nothing
+#
+# Prints a table on standard output, then one JSON object:
+# `{"compileTime1000": {"DeferredParameters": s, "DeferredClosure": s, "DeferredResolver": s,
+# "Swinject": s}}` (the compiler's CPU seconds at N = 1000; `null` where N = 1000 was not run).
+# Each file is compiled once. CPU seconds (user + system) are the figure because the machines
+# this runs on are shared: there the wall-clock time of one compile moves by 2x or more with
+# the load, its CPU time by much less. Compare forms and sizes within one run all the same.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  echo "usage: Scripts/compile-time.sh [--quick] [--sizes \"N …\"] [--split K] [--onone]" \
+    "[--keep DIR] [--modules DIR]" >&2
+  exit 64
+}
+
+sizes=(200 1000 2000)
+split=0
+optimization=-O
+keep=""
+module_dir=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) sizes=(200) ;;
+    --sizes)
+      [[ $# -ge 2 ]] || usage
+      read -r -a sizes <<<"$2"
+      shift
+      ;;
+    --split)
+      [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || usage
+      split=$2
+      shift
+      ;;
+    --onone) optimization=-Onone ;;
+    --keep)
+      [[ $# -ge 2 ]] || usage
+      keep=$2
+      shift
+      ;;
+    --modules)
+      [[ $# -ge 2 && -d $2 ]] || usage
+      module_dir=$2
+      shift
+      ;;
+    *) usage ;;
+  esac
+  shift
+done
+
+forms=(DeferredParameters DeferredClosure DeferredResolver Swinject)
+
+# The modules, from the benchmark package's release build (the same flags as CI's, so that its
+# build is reused): Deferred's and Swinject's, each built with -O and whole-module optimisation.
+if [[ -n $module_dir ]]; then
+  bin=$module_dir
+else
+  build_flags=(-c release -Xswiftc -warnings-as-errors)
+  echo "compile-time: building the benchmark package in release" >&2
+  swift build "${build_flags[@]}" >&2
+  bin=$(swift build "${build_flags[@]}" --show-bin-path)
+fi
+modules=()
+for module in Deferred Swinject; do
+  found=""
+  for dir in "$bin/Modules" "$bin"; do
+    if [[ -e $dir/$module.swiftmodule ]]; then
+      found=$dir
+      break
+    fi
+  done
+  if [[ -z $found ]]; then
+    echo "error: no $module.swiftmodule under $bin" >&2
+    exit 1
+  fi
+  modules+=(-I "$found")
+done
+if [[ -n $keep ]]; then
+  mkdir -p "$keep"
+  work=$(cd "$keep" && pwd)
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+
+# Writes the composition root of `form` with `n` services to standard output.
+generate() {
+  local form=$1 n=$2 i
+  case $form in
+    Swinject) echo "import Swinject" ;;
+    *) echo "import Deferred" ;;
+  esac
+  echo
+  echo "final class S0: Sendable { init() {} }"
+  for ((i = 1; i < n; i++)); do
+    echo "final class S$i: Sendable { let dep: S$((i - 1)); init(dep: S$((i - 1))) { self.dep = dep } }"
+  done
+  local signature throws=""
+  case $form in
+    Swinject) signature="(_ c: Container)" ;;
+    *)
+      signature="(_ c: Container) throws(DeferredError)"
+      throws="try "
+      ;;
+  esac
+  local part=0
+  echo
+  echo "func compose$part$signature {"
+  for ((i = 0; i < n; i++)); do
+    if [[ $split -gt 0 && $i -gt 0 && $((i % split)) -eq 0 ]]; then
+      part=$((part + 1))
+      echo "}"
+      echo
+      echo "func compose$part$signature {"
+    fi
+    local previous="S$((i - 1))"
+    case $form in
+      DeferredParameters)
+        if ((i == 0)); then
+          echo "  try c.register(S0.self, S0.init)"
+        else
+          echo "  try c.register(S$i.self, S$i.init(dep:))"
+        fi
+        ;;
+      DeferredClosure)
+        if ((i == 0)); then
+          echo "  try c.register(S0.self) { S0() }"
+        else
+          echo "  try c.register(S$i.self) { (d: $previous) in S$i(dep: d) }"
+        fi
+        ;;
+      DeferredResolver)
+        if ((i == 0)); then
+          echo "  try c.register(S0.self) { _ in S0() }"
+        else
+          echo "  try c.register(S$i.self) { r in try S$i(dep: r.resolve($previous.self)) }"
+        fi
+        ;;
+      Swinject)
+        if ((i == 0)); then
+          echo "  c.register(S0.self) { _ in S0() }"
+        else
+          echo "  c.register(S$i.self) { r in S$i(dep: r.resolve($previous.self)!) }"
+        fi
+        ;;
+    esac
+  done
+  echo "}"
+  echo
+  echo "public func composeAll(_ c: Container)${throws:+ throws(DeferredError)} {"
+  for ((i = 0; i <= part; i++)); do echo "  ${throws}compose$i(c)"; done
+  echo "}"
+}
+
+declare -A seconds wall
+TIMEFORMAT="%R %U %S"
+for n in "${sizes[@]}"; do
+  for form in "${forms[@]}"; do
+    file="$work/$form$n.swift"
+    generate "$form" "$n" >"$file"
+    echo "compile-time: $form, N = $n" >&2
+    # Bash's `time`: wall-clock seconds, and the compiler's CPU seconds (user + system).
+    if ! { time swiftc -c "$optimization" -wmo -parse-as-library -swift-version 6 \
+      -module-name "Root$form" "${modules[@]}" "$file" -o "$work/$form$n.o" \
+      2>"$work/$form$n.err"; } 2>"$work/$form$n.time"; then
+      cat "$work/$form$n.err" >&2
+      echo "error: $form, N = $n, did not compile" >&2
+      exit 1
+    fi
+    read -r real user system <"$work/$form$n.time"
+    seconds[$form.$n]=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.1f", u + s }')
+    wall[$form.$n]=$(awk -v r="$real" 'BEGIN { printf "%.1f", r }')
+    rm -f "$work/$form$n.o"
+  done
+done
+
+layout="one function"
+[[ $split -eq 0 ]] || layout="functions of $split registrations"
+echo "Compile time: the compiler's CPU seconds (user + system), wall-clock seconds in brackets"
+echo "(swiftc -c $optimization -wmo; $layout; each file compiled once, on a machine shared with"
+echo "other work: the figures move from run to run, the wall-clock ones most)"
+printf '%-20s' form
+for n in "${sizes[@]}"; do printf ' %16s' "N=$n"; done
+printf '\n'
+for form in "${forms[@]}"; do
+  printf '%-20s' "$form"
+  for n in "${sizes[@]}"; do printf ' %16s' "${seconds[$form.$n]} (${wall[$form.$n]})"; done
+  printf '\n'
+done
+
+members=()
+for form in "${forms[@]}"; do members+=("\"$form\": ${seconds[$form.1000]:-null}"); done
+printf '{"compileTime1000": {%s}}\n' "$(
+  IFS=,
+  echo "${members[*]}" | sed 's/,"/, "/g'
+)"
