@@ -30,10 +30,20 @@ extension Container {
   ///   - factory: Makes the value on the main actor from its dependencies.
   /// - Returns: The service's key.
   /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // A shim specialised in the caller's module, as `register`'s are: the parameter pack is
+    // made and freed inside it, not in the composition root (whose build went quadratic).
+    try registerMainActorByType(name, scope, priority, replacing, factory)
+  }
+
+  @usableFromInline
+  func registerMainActorByType<Value: Sendable, each Dependency: Sendable>(
+    _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
@@ -56,10 +66,20 @@ extension Container {
   ///   - factory: Makes the value on the main actor from its dependencies.
   /// - Returns: `key`.
   /// - Throws: As the form whose parameters are the dependencies.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
+    factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try registerMainActorByKeys(
+      key, scope, priority, replacing, repeat each dependencies, factory: factory)
+  }
+
+  @usableFromInline
+  func registerMainActorByKeys<Value: Sendable, each Dependency: Sendable>(
+    _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
+    _ dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     let keys = (repeat each dependencies)
@@ -86,10 +106,18 @@ extension Container {
   ///   - factory: Makes the value on the main actor from its dependencies.
   /// - Returns: The service's key.
   /// - Throws: As the synchronous form.
-  @discardableResult
+  @discardableResult @inlinable @inline(never)
   public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
+    _ factory: @escaping @MainActor @Sendable (repeat each Dependency) async throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    try registerMainActorByTypeAsync(name, scope, priority, replacing, factory)
+  }
+
+  @usableFromInline
+  func registerMainActorByTypeAsync<Value: Sendable, each Dependency: Sendable>(
+    _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
