@@ -112,20 +112,7 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    try registerMainActorByTypeAsync(name, scope, priority, replacing, factory)
-  }
-
-  @usableFromInline
-  func registerMainActorByTypeAsync<Value: Sendable, each Dependency: Sendable>(
-    _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
-    _ factory: @escaping @MainActor @Sendable (repeat each Dependency) async throws -> Value
-  ) throws(DeferredError) -> ServiceKey<Value> {
-    try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat (each Dependency).self),
-      factory: .async { resolver, value in
-        value.initialize(
-          to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
-      }, isMainActor: true)
+    // An `async` factory hops to the main actor itself: the plain form's work serves.
+    try registerAsyncByType(name, scope, priority, replacing, factory, isMainActor: true)
   }
 }

@@ -87,20 +87,20 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     // A shim specialised in the caller's module: see `registerByType`.
     try registerByKeys(
-      key, scope, priority, replacing, factory, dependencies: repeat each dependencies)
+      key, scope, priority, replacing, dependencies: repeat each dependencies,
+      factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// The keyed parameter form's work, behind the shim above (see `registerByType`).
+  /// The keyed parameter forms' work, sync or `async`, behind their shims (see
+  /// `registerByType`); the shim makes the factory, so the pack is built in its copy.
   @usableFromInline
   func registerByKeys<Value: Sendable, each Dependency: Sendable>(
     _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
-    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value,
-    dependencies: repeat ServiceKey<each Dependency>
+    dependencies: repeat ServiceKey<each Dependency>, factory: Factory
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       key, scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat each dependencies),
-      factory: .calling(factory, with: repeat each dependencies))
+      dependencies: declared(repeat each dependencies), factory: factory)
   }
 
   /// Registers a service whose factory resolves what it needs itself, for dependencies that
@@ -195,7 +195,8 @@ extension Container {
   @usableFromInline
   func registerAsyncByType<Value: Sendable, each Dependency: Sendable>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
-    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
+    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
+    isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
@@ -203,7 +204,7 @@ extension Container {
       factory: .async { resolver, value in
         value.initialize(
           to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
-      })
+      }, isMainActor: isMainActor)
   }
 
   /// Registers a service under `key` built by an `async` factory whose parameters are the
@@ -225,20 +226,8 @@ extension Container {
     factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // A shim specialised in the caller's module: see `registerByType`.
-    try registerAsyncByKeys(
-      key, scope, priority, replacing, factory, dependencies: repeat each dependencies)
-  }
-
-  /// The keyed `async` parameter form's work, behind the shim above (see `registerByType`).
-  @usableFromInline
-  func registerAsyncByKeys<Value: Sendable, each Dependency: Sendable>(
-    _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
-    _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
-    dependencies: repeat ServiceKey<each Dependency>
-  ) throws(DeferredError) -> ServiceKey<Value> {
-    try add(
-      key, scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat each dependencies),
+    try registerByKeys(
+      key, scope, priority, replacing, dependencies: repeat each dependencies,
       factory: .calling(factory, with: repeat each dependencies))
   }
 
@@ -326,7 +315,8 @@ extension Container {
 
 extension Factory {
   /// A factory that calls `make` with the services of `keys`, in order.
-  fileprivate static func calling<Value: Sendable, each Dependency: Sendable>(
+  @usableFromInline
+  static func calling<Value: Sendable, each Dependency: Sendable>(
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
@@ -337,7 +327,8 @@ extension Factory {
   }
 
   /// An `async` factory that calls `make` with the services of `keys`, in order.
-  fileprivate static func calling<Value: Sendable, each Dependency: Sendable>(
+  @usableFromInline
+  static func calling<Value: Sendable, each Dependency: Sendable>(
     _ make: @escaping @Sendable (repeat each Dependency) async throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {

@@ -2,6 +2,7 @@ import Dispatch
 
 /// What an `async` factory's dependencies are resolved from: the build that is running, so a
 /// cycle through async services is found and named too.
+@usableFromInline
 struct AsyncResolver: Sendable {
   let container: Container
   let context: BuildContext

@@ -166,6 +166,7 @@ final class AnyNode: @unchecked Sendable {
 
 /// How a registration makes its value: it writes the value, of the registered type, to the
 /// destination it is given.
+@usableFromInline
 enum Factory: Sendable {
   case sync(@Sendable (borrowing Resolver, borrowing ValueDestination) throws -> Void)
   /// A synchronous factory isolated to the main actor: run only there.

@@ -82,6 +82,7 @@ struct ValueReference {
 ///
 /// Safety: it is not copyable, so one factory at a time writes to it (Docs/Design.md, "Memory
 /// safety").
+@usableFromInline
 struct ValueDestination: ~Copyable, @unchecked Sendable {
   fileprivate let raw: UnsafeMutableRawPointer
   let type: Any.Type
