@@ -94,13 +94,42 @@ struct SplitMix: RandomNumberGenerator {
 
 /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
 func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+  let thread = newThread(stackSize: stackSize, body)
+  #if canImport(Darwin)
+    pthread_join(thread!, nil)
+  #else
+    pthread_join(thread, nil)
+  #endif
+}
+
+/// Starts a detached thread of its own (not a Dispatch or cooperative-pool thread: it may block
+/// as long as it likes).
+func startThread(_ body: @escaping @Sendable () -> Void) {
+  let thread = newThread(stackSize: nil, body)
+  #if canImport(Darwin)
+    pthread_detach(thread!)
+  #else
+    pthread_detach(thread)
+  #endif
+}
+
+#if canImport(Darwin)
+  typealias NewThread = pthread_t?
+#else
+  typealias NewThread = pthread_t
+#endif
+
+/// A new thread running `body`, with a stack of `stackSize` bytes or the default; the caller
+/// joins or detaches it.
+private func newThread(stackSize: Int?, _ body: @escaping @Sendable () -> Void) -> NewThread {
   final class Payload {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   }
   var attributes = pthread_attr_t()
   pthread_attr_init(&attributes)
-  pthread_attr_setstacksize(&attributes, stackSize)
+  defer { pthread_attr_destroy(&attributes) }
+  if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
   let payload = Unmanaged.passRetained(Payload(body)).toOpaque()
   #if canImport(Darwin)
     var thread: pthread_t?
@@ -119,10 +148,5 @@ func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
       return nil
     }, payload)
   precondition(created == 0)
-  #if canImport(Darwin)
-    pthread_join(thread!, nil)
-  #else
-    pthread_join(thread, nil)
-  #endif
-  pthread_attr_destroy(&attributes)
+  return thread
 }

@@ -72,38 +72,6 @@ func spin(microseconds: Int) {
   while clock.now < end {}
 }
 
-/// Starts a detached thread of its own (not a Dispatch or cooperative-pool thread: it may block
-/// as long as it likes).
-func startThread(_ body: @escaping @Sendable () -> Void) {
-  final class Payload {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  }
-  let payload = Unmanaged.passRetained(Payload(body)).toOpaque()
-  #if canImport(Darwin)
-    var thread: pthread_t?
-  #else
-    var thread = pthread_t()
-  #endif
-  let created = pthread_create(
-    &thread, nil,
-    { raw in
-      #if canImport(Darwin)
-        let payload = Unmanaged<Payload>.fromOpaque(raw).takeRetainedValue()
-      #else
-        let payload = Unmanaged<Payload>.fromOpaque(raw!).takeRetainedValue()
-      #endif
-      payload.body()
-      return nil
-    }, payload)
-  precondition(created == 0)
-  #if canImport(Darwin)
-    pthread_detach(thread!)
-  #else
-    pthread_detach(thread)
-  #endif
-}
-
 /// A group of workers (threads and tasks) that says what each is doing, and is awaited with a
 /// real-time deadline: a watchdog that names what every unfinished worker was doing.
 final class StressWorkers: Sendable {
