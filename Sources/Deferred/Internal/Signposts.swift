@@ -19,7 +19,8 @@ enum Signposts {
     /// Begins the interval of a build of `key`.
     static func beginBuild(_ key: AnyServiceKey) -> Interval {
       let name = key.description
-      return signposter.beginInterval("Build", id: signposter.makeSignpostID(), "\(name)")
+      return signposter.beginInterval(
+        "Build", id: signposter.makeSignpostID(), "\(name, privacy: .public)")
     }
 
     /// Ends a build's interval.
@@ -31,7 +32,7 @@ enum Signposts {
     /// Marks a launch milestone.
     static func milestone(_ kind: Milestone.Kind) {
       let name = kind.rawValue
-      signposter.emitEvent("Milestone", "\(name)")
+      signposter.emitEvent("Milestone", "\(name, privacy: .public)")
     }
   #else
     /// Nothing under way.
