@@ -66,14 +66,55 @@ final class StressLedger: Sendable {
       $0.outcomes.append(Outcome(container: container, id: id, worker: worker, result: result))
     }
   }
+
+  /// Someone waiting for the ledger to reach a state: told on every delivery and readiness
+  /// call, never by polling.
+  private struct Watcher {
+    let holds: @Sendable (State) -> Bool
+    let resume: @Sendable (Bool) -> Void
+  }
+
+  private let watcher = StressLock<Watcher?>(nil)
+
+  /// Suspends until `holds` is true of the ledger, or until `limit` has passed (a watchdog:
+  /// what should have come did not); returns whether it held.
+  func wait(until holds: @escaping @Sendable (State) -> Bool, limit: Duration) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let resumed = StressLock(false)
+      let resume: @Sendable (Bool) -> Void = { held in
+        let first = resumed.withLock { done in
+          defer { done = true }
+          return !done
+        }
+        if first { continuation.resume(returning: held) }
+      }
+      watcher.withLock { $0 = Watcher(holds: holds, resume: resume) }
+      changed()
+      DispatchQueue.global().asyncAfter(
+        deadline: .now() + .nanoseconds(Int(limit.components.seconds * 1_000_000_000))
+      ) { resume(false) }
+    }
+  }
+
+  /// Tells the watcher, if any, that the ledger changed.
+  func changed() {
+    guard let watcher = watcher.withLock({ $0 }) else { return }
+    if state.withLock({ watcher.holds($0) }) { watcher.resume(true) }
+  }
 }
 
 /// What the round's factories and `whenReady` closures capture: the round checks that it is
 /// released with the container.
 final class StressProbe: Sendable {
   let ledger: StressLedger
+  private let freed: StressFreedSignal
 
-  init(_ ledger: StressLedger) { self.ledger = ledger }
+  init(_ ledger: StressLedger, freed: StressFreedSignal) {
+    self.ledger = ledger
+    self.freed = freed
+  }
+
+  deinit { freed.fire() }
 
   /// A factory's body: counts the attempt, spins, throws on a faulty service's first attempt.
   func make(_ service: StressPlan.Service, _ variant: String, _ dependencies: [StressBox]) throws
@@ -102,10 +143,12 @@ final class StressProbe: Sendable {
 
   func delivered(_ work: StressLedger.Work, _ box: StressBox) {
     ledger.state.withLock { $0.deliveries.append((work, box)) }
+    ledger.changed()
   }
 
   func fullyReadyCalled(_ index: Int) {
     ledger.state.withLock { $0.fullyReadyCalls[index] += 1 }
+    ledger.changed()
   }
 }
 
@@ -191,6 +234,9 @@ struct StressResult {
 struct StressReleased {
   weak var container: Container?
   weak var probe: StressProbe?
+  /// Fired when the probe is freed: it is held by the container's factories and queued work,
+  /// so once it is gone, so is the container.
+  let probeFreed = StressFreedSignal()
   var children: [Weak] = []
 
   struct Weak {
@@ -227,7 +273,7 @@ struct StressRound {
     -> StressResult
   {
     let plan = self.plan
-    let probe = StressProbe(ledger)
+    let probe = StressProbe(ledger, freed: released.probeFreed)
     let registrar = StressRegistrar(probe: probe)
     let container = Container(maxConcurrentBuilds: plan.maxConcurrentBuilds)
     released.container = container
@@ -487,17 +533,13 @@ struct StressRound {
     let returned = ledger.state.withLock { $0.tickets["fullyReady"] != nil }
     if returned { container.onFullyReady(on: readyQueue) { probe.fullyReadyCalled(1) } }
 
-    // Deliveries reach their queues once the builds that made them are published.
+    // Every delivery and readiness call is on its queue by now, or about to be: the ledger
+    // says when the last arrives (the limit is a watchdog, not a wait for time to pass).
     if hang == nil {
-      let clock = ContinuousClock()
-      let end = clock.now.advanced(by: .seconds(3))
-      while true {
-        for queue in queues + [readyQueue] {
-          await withCheckedContinuation { done in queue.async { done.resume() } }
-        }
-        let built = Set(
-          container.launchReport().builds.filter { $0.outcome == .built }.map(\.service))
-        let settled = ledger.state.withLock { state in
+      let built = Set(
+        container.launchReport().builds.filter { $0.outcome == .built }.map(\.service))
+      _ = await ledger.wait(
+        until: { state in
           let delivered = Set(state.deliveries.map(\.0))
           return state.accepted.allSatisfy {
             delivered.contains($0) || !built.contains(stressKey($0.id).description)
@@ -505,15 +547,52 @@ struct StressRound {
             && (!returned
               || (state.fullyReadyCalls[0] >= 1
                 && (state.fullyReadyCalls[1] >= 1 || state.tickets["shutDown"] != nil)))
-        }
-        if settled || clock.now > end { break }
-        try? await Task.sleep(for: .milliseconds(2))
-      }
+        }, limit: .seconds(10))
     }
 
     for child in children0 { released.children.append(.init(container: child)) }
     return StressResult(
       ledger: ledger.state.withLock { $0 }, hang: hang, report: container.launchReport(),
       childReports: children0.map { $0.launchReport() })
+  }
+}
+
+/// Fired once, from a deinit: a round waits on it for what it must release, instead of polling.
+final class StressFreedSignal: Sendable {
+  private struct State {
+    var fired = false
+    var waiter: CheckedContinuation<Bool, Never>?
+  }
+
+  private let state = StressLock(State())
+
+  func fire() {
+    let waiter = state.withLock { state in
+      state.fired = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: true)
+  }
+
+  /// Suspends until fired, or until `limit` has passed (a watchdog); returns whether it fired.
+  func wait(limit: Duration) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let firedAlready = state.withLock { state in
+        if state.fired { return true }
+        state.waiter = continuation
+        return false
+      }
+      if firedAlready { return continuation.resume(returning: true) }
+      DispatchQueue.global().asyncAfter(
+        deadline: .now() + .nanoseconds(Int(limit.components.seconds * 1_000_000_000))
+      ) {
+        let waiter = self.state.withLock { state in
+          defer { state.waiter = nil }
+          return state.waiter
+        }
+        waiter?.resume(returning: false)
+      }
+    }
   }
 }
