@@ -83,9 +83,12 @@ enum WaitGraph {
       }
       waits[ObjectIdentifier(context)] = waiting
     }
-    // A wait for the main actor is told by the hop, once its job is queued.
+    // The wait begins before the observer hears of it: what the observer does next (a test
+    // moving its clock, say) falls inside the wait. A wait for the main actor is told by the
+    // hop, once its job is queued.
+    let start = node.owner.recorder.clock.now()
     if !onMain { tellWaitObserver(node, context) }
-    return node.owner.recorder.clock.now()
+    return start
   }
 
   /// Tells `node`'s container's wait observer that `context` is about to wait for `node`.
