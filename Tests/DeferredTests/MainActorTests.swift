@@ -21,9 +21,31 @@ import Testing
 final class Sync2: Sendable { init(_: Loop) {} }
 @MainActor final class Loop { init(_: Sync2) {} }
 
-/// What a background thread got, handed to the main actor.
-final class Outcome<Value: Sendable>: Sendable {
-  let value = Locked<Result<Value, DeferredError>?>(nil)
+/// A resolve on another thread that needs a main-actor service: started, and returned once
+/// that thread is waiting for the main actor.
+final class BackgroundResolve<Value: Sendable>: Sendable {
+  private let value = Locked<Result<Value, DeferredError>?>(nil)
+  private let done = Signal()
+
+  init(_ type: Value.Type, in container: Container, waitingFor service: String) {
+    let waiting = Signal()
+    container.onWait { event in
+      if event.service == service { waiting.fire() }
+    }
+    Thread.detach { [value, done] in
+      value.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(Value.self) }
+      }
+      done.fire()
+    }
+    waiting.wait()
+  }
+
+  /// What the thread got, once it has.
+  func result() throws -> Result<Value, DeferredError> {
+    done.wait()
+    return try #require(value.withLock { $0 })
+  }
 }
 
 @Suite struct MainActorTests {
@@ -42,24 +64,12 @@ final class Outcome<Value: Sendable>: Sendable {
     let container = Container(scheduler: scheduler, clock: scheduler.clock)
     try container.register(Storage.self) { Storage() }
     try container.registerMainActor(KeypadModel.self, KeypadModel.init(storage:))
-    let waiting = Signal()
-    container.onWait { event in
-      if event.service == "KeypadModel" { waiting.fire() }
-    }
-    let outcome = Outcome<KeypadModel>()
-    let done = Signal()
-    Thread.detach {
-      outcome.value.withLock {
-        $0 = Result { () throws(DeferredError) in try container.resolve(KeypadModel.self) }
-      }
-      done.fire()
-    }
-    waiting.wait()
+    let background = BackgroundResolve(
+      KeypadModel.self, in: container, waitingFor: "KeypadModel")
     // The build waits for its turn of the main queue: nothing ran it yet.
     #expect(scheduler.queuedOnMain == ["build KeypadModel on main"])
     #expect(scheduler.runMainNext())
-    done.wait()
-    let model = try #require(try outcome.value.withLock { $0 }?.get())
+    let model = try background.result().get()
     #expect(try container.resolve(KeypadModel.self) === model)
     #expect(scheduler.queuedOnMain.isEmpty)
   }
@@ -69,24 +79,11 @@ final class Outcome<Value: Sendable>: Sendable {
     let container = Container(scheduler: scheduler, clock: scheduler.clock)
     try container.register(Sync2.self, Sync2.init)
     try container.registerMainActor(Loop.self, Loop.init)
-    let waiting = Signal()
-    container.onWait { event in
-      if event.service == "Loop" { waiting.fire() }
-    }
-    let outcome = Outcome<Sync2>()
-    let done = Signal()
-    Thread.detach {
-      outcome.value.withLock {
-        $0 = Result { () throws(DeferredError) in try container.resolve(Sync2.self) }
-      }
-      done.fire()
-    }
-    waiting.wait()
+    let background = BackgroundResolve(Sync2.self, in: container, waitingFor: "Loop")
     // The main actor builds Loop, which needs Sync2, which the background thread holds while
     // it waits for the main actor: the wait that would close the loop fails at once.
     #expect(scheduler.runMainNext())
-    done.wait()
-    let result = try #require(outcome.value.withLock { $0 })
+    let result = try background.result()
     #expect(throws: DeferredError.self) { try result.get() }
     guard case .failure(let error) = result else { return }
     #expect(error.code == .cycle)
