@@ -31,16 +31,15 @@ func offThePool<Result: Sendable>(
 }
 
 /// Runs synchronous work (a build of a main-actor service) on the main actor and suspends
-/// until it is done, with the main actor's build context carrying `chain` meanwhile.
+/// until it is done, the main actor's build context standing in for `context` meanwhile.
 func onMainActor<Result: Sendable>(
-  chain: [AnyServiceKey], _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
+  for context: BuildContext,
+  _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
 ) async throws(DeferredError) -> Result {
   let outcome = await MainActor.run { () -> Swift.Result<Result, DeferredError> in
-    let main = BuildContext.mainActor
-    let saved = main.chain
-    main.chain = chain
-    defer { main.chain = saved }
-    return Swift.Result { () throws(DeferredError) in try work(main) }
+    Swift.Result { () throws(DeferredError) in
+      try BuildContext.mainActor.standingIn(for: context, work)
+    }
   }
   return try outcome.get()
 }

@@ -249,7 +249,7 @@ extension AnyNode {
     guard isAsync else {
       if scope == .singleton && isReady { return self }
       if isMainActor {
-        return try await onMainActor(chain: context.chain) { main throws(DeferredError) in
+        return try await onMainActor(for: context) { main throws(DeferredError) in
           try self.ensureReady(main)
         }
       }
