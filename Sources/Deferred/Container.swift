@@ -56,6 +56,8 @@ public final class Container: Sendable {
   public let clock: any LaunchClock
   /// How many synchronous deferred builds may run at once.
   public let maxConcurrentBuilds: Int
+  /// What past launches cost, if the app keeps a history; a child shares its parent's.
+  public let history: LaunchHistory?
 
   /// The launch and its deferred builds, as one state machine.
   let launchSchedule: Locked<LaunchSchedule>
@@ -87,13 +89,17 @@ public final class Container: Sendable {
   ///     of active processors by default.
   ///   - recording: What to record of every build, for ``launchReport(criticalShareLimit:)``:
   ///     ``Recording/timings`` by default (well under a microsecond a build).
+  ///   - history: What past launches cost, to order the background builds by and to compare
+  ///     this launch with; `nil`, the default, keeps none.
   public init(
     scheduler: any LaunchScheduler = DispatchScheduler(),
     clock: any LaunchClock = MonotonicClock(),
     waitLimit: Duration? = nil,
     maxConcurrentBuilds: Int? = nil,
-    recording: Recording = .timings
+    recording: Recording = .timings,
+    history: LaunchHistory? = nil
   ) {
+    self.history = history
     self.parent = nil
     self.origin = nil
     self.recorder = Recorder(recording, clock: clock)
@@ -112,6 +118,7 @@ public final class Container: Sendable {
     self.clock = parent.clock
     self.waitLimit = parent.waitLimit
     self.maxConcurrentBuilds = parent.maxConcurrentBuilds
+    self.history = parent.history
     self.launchSchedule = Locked(LaunchSchedule(width: parent.maxConcurrentBuilds))
   }
 
