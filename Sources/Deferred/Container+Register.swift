@@ -235,7 +235,11 @@ extension Container {
   func declared<each Dependency: Sendable>(
     _ types: repeat (each Dependency).Type
   ) -> [AnyServiceKey] {
+    // One allocation, of the right size: appending to an empty array would grow it.
+    var count = 0
+    for _ in repeat each types { count += 1 }
     var keys: [AnyServiceKey] = []
+    keys.reserveCapacity(count)
     for type in repeat each types { keys.append(AnyServiceKey(type, name: nil)) }
     return keys
   }
@@ -244,7 +248,10 @@ extension Container {
   func declared<each Dependency: Sendable>(
     _ dependencies: repeat ServiceKey<each Dependency>
   ) -> [AnyServiceKey] {
+    var count = 0
+    for _ in repeat each dependencies { count += 1 }
     var keys: [AnyServiceKey] = []
+    keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
     return keys
   }

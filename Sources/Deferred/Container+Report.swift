@@ -68,10 +68,10 @@ extension Container {
           waiters: wait?.who ?? [], outcome: outcome, error: error, attempt: build.attempt))
     }
 
-    let transients = transientStats.map { stats in
+    let transients = transientStats.map { node, stats in
       let samples = stats.samples.sorted()
       return TransientRecord(
-        service: stats.node.key.description, count: stats.count,
+        service: node.key.description, count: stats.count,
         total: Duration(nanoseconds: stats.total),
         median: Duration(nanoseconds: samples.isEmpty ? 0 : samples[samples.count / 2]),
         max: Duration(nanoseconds: stats.max))

@@ -141,6 +141,7 @@ extension AnyNode {
 
   /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
   /// and throws.
+  @inline(__always)
   private func conclude(
     _ destination: consuming ValueDestination, _ failure: DeferredError?,
     _ context: BuildContext, attempt: Int, span: Span?
@@ -218,13 +219,26 @@ extension AnyNode {
         try self.resolveSlow(main, as: Value.self)
       }
     case .transient:
-      // A transient whose declared dependencies are all built needs no walk of the graph.
-      if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
-      let making = TransientMaking(self, context)
-      let destination = ValueDestination.allocate(key.type)
-      let failure = run(context, into: destination)
-      return try making.end(self, context, destination, failure, as: Value.self)
+      return try makeTransient(context, as: Value.self)
     }
+  }
+
+  /// Makes one value of this transient node, of type `Value`, on `context`.
+  @inline(never)
+  private func makeTransient<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
+    throws(DeferredError) -> Value
+  {
+    // A transient whose declared dependencies are all built needs no walk of the graph.
+    if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
+    let making = TransientMaking(self, context)
+    let destination = ValueDestination.transient(Value.self, on: context)
+    let failure = run(context, into: destination)
+    making.end(self, context)
+    if let failure {
+      destination.discard(from: context)
+      throw failure
+    }
+    return destination.take(as: Value.self, from: context)
   }
 
   /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
@@ -237,7 +251,12 @@ extension AnyNode {
     let making = TransientMaking(self, context)
     let destination = ValueDestination.allocate(key.type)
     let failure = await runAsync(context, into: destination)
-    return try making.end(self, context, destination, failure, as: Value.self)
+    making.end(self, context)
+    if let failure {
+      destination.discard()
+      throw failure
+    }
+    return destination.take(as: Value.self)
   }
 
   /// Makes this node's value available to async code on `context`, blocking no thread of the
@@ -292,18 +311,10 @@ private struct TransientMaking: ~Copyable {
     span = node.owner.recorder.begin(context)
   }
 
-  /// Records the making and returns the value, or throws what went wrong.
+  /// Records the making, which has ended.
   @inline(__always)
-  consuming func end<Value>(
-    _ node: AnyNode, _ context: BuildContext, _ destination: consuming ValueDestination,
-    _ failure: DeferredError?, as _: Value.Type
-  ) throws(DeferredError) -> Value {
+  consuming func end(_ node: AnyNode, _ context: BuildContext) {
     node.owner.recorder.endTransient(span, node, context)
     context.chain.removeLast()
-    if let failure {
-      destination.discard()
-      throw failure
-    }
-    return destination.take(as: Value.self)
   }
 }

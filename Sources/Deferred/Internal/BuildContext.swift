@@ -40,11 +40,52 @@ final class BuildContext: @unchecked Sendable {
   @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?
 
+  /// Memory for the transient values being made on this context, nested ones on top (a
+  /// transient whose factory makes another): each lives here from its factory to its return,
+  /// so making a transient allocates only what its factory does. Allocated on first use.
+  @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var scratchUsed = 0
+  private static let scratchSize = 1_024
+  private static let scratchAlignment = 16
+
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
     self.isMainThread = thread.isMain
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
+  }
+
+  deinit {
+    scratch?.deallocate()
+  }
+
+  /// `byteCount` bytes of scratch memory on top of those in use, or `nil` if they do not fit
+  /// (the caller then allocates). Give them back with ``releaseScratch(_:)``, last first.
+  func takeScratch(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+    guard alignment <= Self.scratchAlignment else { return nil }
+    let base: UnsafeMutableRawPointer
+    if let scratch {
+      base = scratch
+    } else {
+      base = .allocate(byteCount: Self.scratchSize, alignment: Self.scratchAlignment)
+      scratch = base
+    }
+    let start = (scratchUsed + alignment - 1) & ~(alignment - 1)
+    // At least a byte, so that even an empty value's address is inside the scratch.
+    guard start + max(byteCount, 1) <= Self.scratchSize else { return nil }
+    scratchUsed = start + byteCount
+    return base + start
+  }
+
+  /// How many bytes of scratch memory are in use: none, once no transient is being made.
+  var scratchInUse: Int { scratchUsed }
+
+  /// Gives back the scratch memory from `raw` up, if ``takeScratch(byteCount:alignment:)``
+  /// returned `raw`; returns whether it did.
+  func releaseScratch(_ raw: UnsafeMutableRawPointer) -> Bool {
+    guard let scratch, raw >= scratch, raw < scratch + Self.scratchSize else { return false }
+    scratchUsed = raw - scratch
+    return true
   }
 
   /// The main actor's context: whichever thread runs the main queue (on Apple platforms the

@@ -55,7 +55,6 @@ struct Span {
 /// ``TransientStats/sampleLimit`` durations for the median.
 struct TransientStats {
   static let sampleLimit = 1_024
-  let node: AnyNode
   var count = 0
   var total: UInt64 = 0
   var max: UInt64 = 0
@@ -69,6 +68,19 @@ struct TransientStats {
   }
 }
 
+/// A transient node's ``TransientStats``, kept in its slot and updated under the node's lock:
+/// recording a transient takes no lock of the recorder's and looks nothing up.
+final class TransientTally {
+  var stats = TransientStats()
+}
+
+/// A transient node that was made at least once, and its tally. (A struct, not a tuple: the
+/// runtime makes a tuple's metadata when it is first used, in every process.)
+struct TransientEntry {
+  let node: AnyNode
+  let tally: TransientTally
+}
+
 /// Captures every build and wait of a container, at the cost of two clock readings and one
 /// append under a lock per build (and two thread CPU time readings with
 /// ``Recording/timingsAndCPU``).
@@ -79,7 +91,9 @@ final class Recorder: Sendable {
   /// different logs, and do not contend for one lock.
   private let builds = (0..<8).map { _ in BuildLog() }
   private let waits = Locked<[RawWait]>([])
-  private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
+  /// The transient nodes that were made at least once, each with its tally: appended to once
+  /// per node, on its first making.
+  private let transients = Locked<[TransientEntry]>([])
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -112,10 +126,17 @@ final class Recorder: Sendable {
     let duration = clock.now() &- span.start
     _ = context.nested.popLast()
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
-    // Updated in place: a copy taken out of the dictionary would copy its samples on append.
-    transients.withLock {
-      $0[ObjectIdentifier(node), default: TransientStats(node: node)].add(duration)
+    let first = node.withState { state -> TransientTally? in
+      if let tally = state.transients {
+        tally.stats.add(duration)
+        return nil
+      }
+      let tally = TransientTally()
+      tally.stats.add(duration)
+      state.transients = tally
+      return tally
     }
+    if let first { transients.withLock { $0.append(TransientEntry(node: node, tally: first)) } }
   }
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
@@ -177,10 +198,14 @@ final class Recorder: Sendable {
     waits.withLock { $0.append(wait) }
   }
 
-  var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
+  var snapshot:
+    (builds: [RawBuild], waits: [RawWait], transients: [(node: AnyNode, stats: TransientStats)])
+  {
     (
       builds.flatMap(\.all), waits.withLock { $0 },
-      transients.withLock { Array($0.values) }
+      transients.withLock { $0 }.map { entry in
+        (entry.node, entry.node.withState { _ in entry.tally.stats })
+      }
     )
   }
 }

@@ -37,6 +37,8 @@ struct SlotState {
   private var delivering = false
   /// What a factory that resolves its own dependencies resolved in past builds.
   private(set) var observed: [AnyServiceKey] = []
+  /// A transient service's recorded makings (``Recorder``), from its first.
+  var transients: TransientTally?
 
   /// What a context gets when it asks to build the service.
   enum Claim {

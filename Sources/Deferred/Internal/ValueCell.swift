@@ -87,6 +87,13 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
   fileprivate let raw: UnsafeMutableRawPointer
   let type: Any.Type
 
+  /// Gives the memory back: to `context`'s scratch if it is from there, otherwise to the heap.
+  @inline(__always)
+  private func free(from context: BuildContext?) {
+    if let context, context.releaseScratch(raw) { return }
+    raw.deallocate()
+  }
+
   /// Memory for one value of `type`, not initialised.
   static func allocate(_ type: Any.Type) -> ValueDestination {
     func allocate<Value>(_: Value.Type) -> UnsafeMutableRawPointer {
@@ -95,22 +102,36 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
     return ValueDestination(raw: allocate(type), type: type)
   }
 
+  /// Memory for one transient value of `Value`, made synchronously on `context`: on the
+  /// context's scratch memory where it fits (making it then allocates only what its factory
+  /// does), otherwise on the heap.
+  @inline(__always)
+  static func transient<Value>(_: Value.Type, on context: BuildContext) -> ValueDestination {
+    if let raw = context.takeScratch(
+      byteCount: MemoryLayout<Value>.size, alignment: MemoryLayout<Value>.alignment)
+    {
+      return ValueDestination(raw: raw, type: Value.self)
+    }
+    return allocate(Value.self)
+  }
+
   /// Writes the value; `Value` must be the destination's type.
   func initialize<Value>(to value: consuming Value) {
     assert(Value.self == type, "wrote \(Value.self) where \(type) belongs")
     raw.initializeMemory(as: Value.self, to: value)
   }
 
-  /// Moves the value out, and frees the memory.
-  consuming func take<Value>(as _: Value.Type) -> Value {
+  /// Moves the value out, and frees the memory: to `context`'s scratch if it is from there
+  /// (``transient(_:on:)``), otherwise to the heap.
+  consuming func take<Value>(as _: Value.Type, from context: BuildContext? = nil) -> Value {
     assert(Value.self == type, "took \(type) as \(Value.self)")
-    defer { raw.deallocate() }
+    defer { free(from: context) }
     return raw.assumingMemoryBound(to: Value.self).move()
   }
 
-  /// Frees memory that holds no value (the factory threw).
-  consuming func discard() {
-    raw.deallocate()
+  /// Frees memory that holds no value (the factory threw), as ``take(as:from:)`` does.
+  consuming func discard(from context: BuildContext? = nil) {
+    free(from: context)
   }
 
   /// Destroys the value in it and frees the memory.
