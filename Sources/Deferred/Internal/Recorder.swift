@@ -80,6 +80,8 @@ final class Recorder: Sendable {
   private let builds = (0..<8).map { _ in BuildLog() }
   private let waits = Locked<[RawWait]>([])
   private let transients = Locked<[ObjectIdentifier: TransientStats]>([:])
+  /// The services handed out to the app before the first frame, noted once, when it is drawn.
+  private let firstFrameUses = Locked<[AnyNode]>([])
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -177,10 +179,23 @@ final class Recorder: Sendable {
     waits.withLock { $0.append(wait) }
   }
 
-  var snapshot: (builds: [RawBuild], waits: [RawWait], transients: [TransientStats]) {
+  /// Notes which of `nodes` the app has been handed by the first frame: one pass over the
+  /// registrations when the first frame is drawn, nothing on the resolve path.
+  func noteFirstFrame(_ nodes: [AnyNode]) {
+    guard isEnabled else { return }
+    let used = nodes.filter { $0.wasResolved.load(ordering: .relaxed) }
+    firstFrameUses.withLock { $0 = used }
+  }
+
+  var snapshot:
+    (
+      builds: [RawBuild], waits: [RawWait], transients: [TransientStats],
+      firstFrameUses: [AnyNode]
+    )
+  {
     (
       builds.flatMap(\.all), waits.withLock { $0 },
-      transients.withLock { Array($0.values) }
+      transients.withLock { Array($0.values) }, firstFrameUses.withLock { $0 }
     )
   }
 }
