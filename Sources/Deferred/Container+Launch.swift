@@ -76,6 +76,9 @@ extension Container {
     // either is in it or, reading the phase after it registered, is adopted.
     let work = try schedule { $0.firstFrameDrawn(nodes: currentTable().orderedNodes, now: now) }
       .get()
+    if work.reachedFirstFrame && recorder.isEnabled {
+      recorder.noteFirstFrame(currentTable().orderedNodes)
+    }
     perform(work)
   }
 

@@ -21,7 +21,7 @@ extension Container {
     ]
     for case (let kind, let time?) in steps { milestones.append(Milestone(kind, at: offset(time))) }
 
-    let (raw, waits, transientStats) = recorder.snapshot
+    let (raw, waits, transientStats, firstFrameNodes) = recorder.snapshot
     struct WaitKey: Hashable {
       let node: ObjectIdentifier
       let attempt: Int
@@ -111,7 +111,7 @@ extension Container {
       // Only the latest build of a service says whether it is still unused or unasked for.
       if build.trigger == .scheduled, lastBuild[ObjectIdentifier(build.node)] == index {
         switch build.outcome {
-        case .built where !build.node.wasResolved.load(ordering: .relaxed):
+        case .built where !build.node.wasUsed:
           hazards.append(
             Hazard(
               kind: .unusedWarmUp, service: name,
@@ -151,10 +151,19 @@ extension Container {
       let needs = node.knownDependencies.map(\.description)
       if !needs.isEmpty { dependencies[node.key.description] = needs }
     }
-    return LaunchReport(
+    var unused: Set<String> = []
+    for (index, build) in ordered.enumerated()
+    where lastBuild[ObjectIdentifier(build.node)] == index && !build.node.wasUsed {
+      if case .built = build.outcome { unused.insert(build.node.key.description) }
+    }
+    var report = LaunchReport(
       processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
       milestones: milestones,
-      builds: builds, transients: transients, hazards: hazards, dependencies: dependencies)
+      builds: builds, transients: transients, hazards: hazards, dependencies: dependencies,
+      firstFrameUses: firstFrameNodes.map(\.key.description).sorted(),
+      unusedServices: unused.sorted())
+    report.advice = report.advise()
+    return report
   }
 }
 

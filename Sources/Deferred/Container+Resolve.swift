@@ -130,21 +130,21 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let value = handOut(ObjectIdentifier(Value.self), key, toFactory: context != nil) {
       return value.load(as: Value.self)
     }
     guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     let node = found.takeUnretainedValue()
-    node.wasResolved.store(true, ordering: .relaxed)
+    node.markHandedOut(toFactory: context != nil)
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let value = handOut(ObjectIdentifier(Value.self), key, toFactory: context != nil) {
       return value.load(as: Value.self)
     }
     guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
@@ -152,7 +152,38 @@ extension Container {
       throw missing(key.erased, chain: context.chain)
     }
     let node = found.takeUnretainedValue()
-    node.wasResolved.store(true, ordering: .relaxed)
+    node.markHandedOut(toFactory: context != nil)
     return try node.resolveSlow(context ?? .current, as: Value.self)
+  }
+}
+
+extension Container {
+  /// The built value for `key`, marked handed out: to a factory (a resolve with a build
+  /// context) or to the app. The app's inlined resolves call ``readyValue(_:_:_:)`` directly.
+  @inline(__always)
+  func handOut<Value>(_ type: ObjectIdentifier, _ key: ServiceKey<Value>, toFactory: Bool)
+    -> ValueReference?
+  {
+    guard toFactory else { return readyValue(type, key.name, key.nameHash) }
+    guard let found = lookup(type, key.name, key.nameHash) else { return nil }
+    return found._withUnsafeGuaranteedRef { node in
+      guard let reference = node.value.reference else { return nil }
+      if !node.wasNeeded.load(ordering: .relaxed) {
+        node.wasNeeded.store(true, ordering: .relaxed)
+      }
+      return reference
+    }
+  }
+}
+
+extension AnyNode {
+  /// Notes that the value is being handed out: to a factory, or to the app.
+  @inline(__always)
+  func markHandedOut(toFactory: Bool) {
+    if toFactory {
+      wasNeeded.store(true, ordering: .relaxed)
+    } else {
+      wasResolved.store(true, ordering: .relaxed)
+    }
   }
 }

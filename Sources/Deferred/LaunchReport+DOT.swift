@@ -24,38 +24,7 @@ extension LaunchReport {
     }
     let services = Set(dependencies.keys).union(dependencies.values.joined())
       .union(priority.keys).sorted()
-    // Longest path by build time, over the dependency graph (iteratively, memoised).
-    var best: [String: (total: Duration, next: String?)] = [:]
-    for root in services {
-      var stack: [(String, Bool)] = [(root, false)]
-      var onPath: Set<String> = []
-      while let (service, expanded) = stack.popLast() {
-        if best[service] != nil { continue }
-        let needs = dependencies[service] ?? []
-        if expanded {
-          onPath.remove(service)
-          let next = needs.filter { best[$0] != nil }.max { best[$0]!.total < best[$1]!.total }
-          best[service] = (
-            (cost[service] ?? .zero) + (next.flatMap { best[$0]?.total } ?? .zero), next
-          )
-        } else {
-          onPath.insert(service)
-          stack.append((service, true))
-          for need in needs where best[need] == nil && !onPath.contains(need) {
-            stack.append((need, false))
-          }
-        }
-      }
-    }
-    var path: [String] = []
-    // No path when nothing took any time (nothing was built, say).
-    var cursor = services.max {
-      (best[$0]?.total ?? .zero, $1) < (best[$1]?.total ?? .zero, $0)
-    }.flatMap { (best[$0]?.total ?? .zero) > .zero ? $0 : nil }
-    while let service = cursor, !path.contains(service) {
-      path.append(service)
-      cursor = best[service]?.next
-    }
+    let path = heaviestChain(services: services, dependencies: dependencies, cost: cost).path
     let onCritical = Set(path)
     let criticalEdges = Set(zip(path, path.dropFirst()).map { "\($0)->\($1)" })
     var lines = [

@@ -99,11 +99,38 @@ extension LaunchReport {
       dependencies[try text(item["service"], "service")] =
         (item["dependsOn"]?.array ?? []).compactMap(\.string)
     }
+    func priority(_ value: JSONValue?, delay: JSONValue?) throws(JSONError) -> Priority? {
+      guard let name = value?.string else { return nil }
+      guard let priority = Priority(reportName: name, idleDelay: optionalNanoseconds(delay))
+      else { throw fail("bad priority \(name)") }
+      return priority
+    }
+    var advice: [Advice] = []
+    for item in root["advice"]?.array ?? [] {
+      guard let kind = item["kind"]?.string.flatMap(Advice.Kind.init) else {
+        throw fail("bad advice kind")
+      }
+      guard let effect = item["effect"]?.string.flatMap(Advice.Effect.init) else {
+        throw fail("bad advice effect")
+      }
+      advice.append(
+        Advice(
+          kind: kind, service: try text(item["service"], "service"),
+          priority: try priority(item["priority"], delay: item["idleDelayNs"]),
+          suggestion: try priority(item["suggestion"], delay: item["suggestionIdleDelayNs"]),
+          saving: try nanoseconds(item["savingNs"], "savingNs"), effect: effect,
+          cost: optionalNanoseconds(item["costNs"]),
+          chain: (item["chain"]?.array ?? []).compactMap(\.string),
+          detail: try text(item["detail"], "detail")))
+    }
     self.init(
       processStart: source,
       processStartPrecision: try nanoseconds(root["processStart"]?["precisionNs"], "precisionNs"),
       milestones: milestones, builds: builds, transients: transients, hazards: hazards,
-      dependencies: dependencies)
+      dependencies: dependencies,
+      firstFrameUses: (root["firstFrameUses"]?.array ?? []).compactMap(\.string),
+      unusedServices: (root["unusedServices"]?.array ?? []).compactMap(\.string),
+      advice: advice)
   }
 
   var jsonValue: JSONValue {
@@ -185,6 +212,31 @@ extension LaunchReport {
               ("service", .string(service)),
               ("dependsOn", .array((dependencies[service] ?? []).map(JSONValue.string))),
             ])
+          })
+      ),
+      ("firstFrameUses", .array(firstFrameUses.map(JSONValue.string))),
+      ("unusedServices", .array(unusedServices.map(JSONValue.string))),
+      (
+        "advice",
+        .array(
+          advice.map { item in
+            var members: [(String, JSONValue)] = [
+              ("kind", .string(item.kind.rawValue)), ("service", .string(item.service)),
+              ("priority", optional(item.priority?.description)),
+            ]
+            if let delay = item.priority?.idleDelay {
+              members.append(("idleDelayNs", number(delay)))
+            }
+            members.append(("suggestion", optional(item.suggestion?.description)))
+            if let delay = item.suggestion?.idleDelay {
+              members.append(("suggestionIdleDelayNs", number(delay)))
+            }
+            members += [
+              ("savingNs", number(item.saving)), ("effect", .string(item.effect.rawValue)),
+              ("costNs", optional(item.cost)), ("chain", .array(item.chain.map(JSONValue.string))),
+              ("detail", .string(item.detail)),
+            ]
+            return .object(members)
           })
       ),
     ])

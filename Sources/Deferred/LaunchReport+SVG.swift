@@ -1,7 +1,9 @@
 extension LaunchReport {
   /// The launch as a self-contained SVG timeline that opens in any browser: a row per thread,
   /// a bar per build coloured by priority and labelled where it fits (every bar has a tooltip),
-  /// the milestones as vertical lines, a time axis and a legend.
+  /// the milestones as vertical lines, a time axis and a legend. An arrow goes from each build
+  /// (or main-thread wait) that waited for another thread's build to the end of the build it
+  /// waited for. Milestone labels that would overlap go on rows of their own.
   ///
   /// Builds that overlap on one thread (a factory that builds what it needs as it goes) are
   /// stacked in lanes, so every bar stays visible with 5 services or with 200.
@@ -12,7 +14,7 @@ extension LaunchReport {
     let gutter = 170.0
     let right = 30.0
     let laneHeight = 20.0
-    let top = 74.0
+    var top = 74.0
     let plot = Double(width) - gutter - right
     let endTime = max(
       builds.map(\.end.nanoseconds).max() ?? 0, milestones.map(\.offset.nanoseconds).max() ?? 0,
@@ -21,6 +23,24 @@ extension LaunchReport {
     let span = Double((endTime + step - 1) / step * step)
     func x(_ nanoseconds: UInt64) -> Double { gutter + Double(nanoseconds) / span * plot }
     func x(_ time: Duration) -> Double { x(time.nanoseconds) }
+
+    // Milestone labels: each on the first row where it clears the labels already there; rows
+    // past the second push the plot down.
+    var labelRowEnds: [Double] = []
+    var labels: [(line: Double, text: String, leftward: Bool, row: Int)] = []
+    for milestone in milestones where milestone.kind != .processStart {
+      let lineX = x(milestone.offset)
+      let label = "\(milestone.kind.title) \(milliseconds(milestone.offset))"
+      let labelWidth = Double(label.count) * 6.2
+      // A label that would run off the right edge goes to the left of its line.
+      let leftward = lineX + 3 + labelWidth > Double(width) - 4
+      let labelStart = leftward ? lineX - 3 - labelWidth : lineX
+      let row = labelRowEnds.firstIndex { $0 < labelStart - 4 } ?? labelRowEnds.count
+      if row == labelRowEnds.count { labelRowEnds.append(0) }
+      labelRowEnds[row] = labelStart + labelWidth + 3
+      labels.append((lineX, label, leftward, row))
+    }
+    top += Double(max(0, labelRowEnds.count - 2)) * 12
 
     // Rows: the main thread first, then threads in order of their first build.
     var threads: [String] = []
@@ -106,10 +126,12 @@ extension LaunchReport {
       "<text x=\"\(f(gutter + plot / 2))\" y=\"\(f(plotBottom + 34))\" text-anchor=\"middle\""
         + " fill=\"#555\">time since process start</text>")
     // Bars.
+    var barTop: [BuildRecord: Double] = [:]
     for thread in threads {
       for (lane, lineBuilds) in (lanesOf[thread] ?? []).enumerated() {
         for build in lineBuilds {
           let barY = (rowTop[thread] ?? top) + Double(lane) * laneHeight
+          barTop[build] = barY
           let barX = x(build.start)
           let barWidth = max(1.5, x(build.end) - barX)
           let colour = Self.colour(of: build.stage)
@@ -138,6 +160,7 @@ extension LaunchReport {
     }
     // The main thread's waits for other threads' builds: each ends when the build it waited for
     // ends.
+    var waitTop: [BuildRecord: Double] = [:]
     if let mainThread = threads.first(where: { thread in
       builds.contains { $0.thread == thread && $0.isMainThread }
     }) {
@@ -147,31 +170,54 @@ extension LaunchReport {
         else { continue }
         let start = build.end > duration ? build.end - duration : .zero
         let barY = (rowTop[mainThread] ?? top) + 2
+        waitTop[build] = barY - 2
         svg.append(
           "<g><title>\(escape(hazard.detail))</title><rect x=\"\(f(x(start)))\" y=\"\(f(barY))\""
             + " width=\"\(f(max(1.5, x(build.end) - x(start))))\" height=\"12\" fill=\"#9aa0a6\""
             + " fill-opacity=\"0.55\" stroke=\"#5f6368\" stroke-dasharray=\"2 2\"/></g>")
       }
     }
-    // Milestones, labels staggered so that close ones do not overlap.
-    var lastLabelEnd = [-Double.infinity, -Double.infinity]
-    for milestone in milestones where milestone.kind != .processStart {
-      let lineX = x(milestone.offset)
-      let label = "\(milestone.kind.title) \(milliseconds(milestone.offset))"
-      let labelWidth = Double(label.count) * 6.2
-      // A label that would run off the right edge goes to the left of its line.
-      let leftward = lineX + 3 + labelWidth > Double(width) - 4
-      let labelStart = leftward ? lineX - 3 - labelWidth : lineX
-      let level = lastLabelEnd[0] < labelStart - 4 ? 0 : 1
-      lastLabelEnd[level] = labelStart + labelWidth + 3
-      let labelY = top - 24 + Double(level) * 12
+    // Arrows from what waited to the end of the build it waited for, at the time the wait
+    // ended.
+    var arrows: [String] = []
+    for build in builds where build.waited > .zero {
+      guard let target = barTop[build] else { continue }
+      for waiter in build.waiters {
+        var from: Double?
+        var who = waiter
+        if let waiting = waitingBuild(waiter, for: build) {
+          from = barTop[waiting]
+          who = waiting.service
+        } else if rowTop[waiter] != nil {
+          from = waitTop[build] ?? rowTop[waiter]
+        }
+        guard let from, from != target else { continue }
+        let arrowX = max(x(build.start) + 1, x(build.end) - 2)
+        let (y1, y2) = from < target ? (from + 8, target - 1) : (from + 8, target + 17)
+        arrows.append(
+          "<line x1=\"\(f(arrowX))\" y1=\"\(f(y1))\" x2=\"\(f(arrowX))\" y2=\"\(f(y2))\""
+            + " stroke=\"#333\" stroke-width=\"1.2\" marker-end=\"url(#waited)\">"
+            + "<title>\(escape("\(who) waited for \(build.service)"))</title></line>")
+      }
+    }
+    if !arrows.isEmpty {
       svg.append(
-        "<line x1=\"\(f(lineX))\" y1=\"\(f(labelY + 3))\" x2=\"\(f(lineX))\" y2=\"\(f(plotBottom))\""
-          + " stroke=\"#222\" stroke-width=\"1.2\" stroke-dasharray=\"5 3\"/>")
-      let anchor = leftward ? " text-anchor=\"end\"" : ""
+        "<defs><marker id=\"waited\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\""
+          + " markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+          + "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#333\"/></marker></defs>")
+      svg += arrows
+    }
+    // Milestones, on the label rows worked out above.
+    for label in labels {
+      let labelY = 50 + Double(label.row) * 12
       svg.append(
-        "<text x=\"\(f(leftward ? lineX - 3 : lineX + 3))\" y=\"\(f(labelY))\" fill=\"#222\"\(anchor)>"
-          + "\(escape(label))</text>")
+        "<line x1=\"\(f(label.line))\" y1=\"\(f(labelY + 3))\" x2=\"\(f(label.line))\""
+          + " y2=\"\(f(plotBottom))\" stroke=\"#222\" stroke-width=\"1.2\" stroke-dasharray=\"5 3\"/>"
+      )
+      let anchor = label.leftward ? " text-anchor=\"end\"" : ""
+      svg.append(
+        "<text x=\"\(f(label.leftward ? label.line - 3 : label.line + 3))\" y=\"\(f(labelY))\""
+          + " fill=\"#222\"\(anchor)>\(escape(label.text))</text>")
     }
     svg.append("</svg>")
     return svg.joined(separator: "\n") + "\n"

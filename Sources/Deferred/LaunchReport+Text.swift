@@ -81,6 +81,17 @@ extension LaunchReport {
       lines.append("Hazards:")
       for hazard in hazards { lines.append("  ! \(hazard.detail)") }
     }
+    if !advice.isEmpty {
+      lines.append("")
+      lines.append("Advice (estimated savings):")
+      for item in advice {
+        let change = item.suggestion.map { " → \($0)" } ?? ""
+        lines.append(
+          "  * \(item.kind.rawValue) \(item.service)\(change): saves \(milliseconds(item.saving))"
+            + " (\(item.effect.title))")
+        lines.append("    \(item.detail)")
+      }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

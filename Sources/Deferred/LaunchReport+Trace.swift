@@ -3,7 +3,9 @@ extension LaunchReport {
   /// `chrome://tracing`.
   ///
   /// One track per thread, named; a span per build, with its record as arguments; the waits
-  /// for other threads' builds as spans of their own; the milestones as global instant events.
+  /// for other threads' builds as spans of their own; flow events (`ph` `s` and `f`, paired by
+  /// `id`) from each build or wait that waited for another thread's build to that build; the
+  /// milestones as global instant events.
   /// Times are microseconds from the process start.
   ///
   /// - Returns: The trace, as JSON text.
@@ -56,6 +58,38 @@ extension LaunchReport {
           ("args", .object([("detail", .string(hazard.detail))])),
         ]))
     }
+    // Flow events from each build (or main-thread wait) that waited for another thread's
+    // build to that build, so that a profiler draws the chain: the start inside the waiter,
+    // the end bound to the enclosing slice (`bp: e`) just before the awaited build ends.
+    var flow: Int64 = 0
+    for build in builds where build.waited > .zero {
+      let end = build.end.nanoseconds
+      let into = end - min(build.duration.nanoseconds / 2, 1_000)
+      for waiter in build.waiters {
+        var start: (tid: Int64, at: UInt64)?
+        if let waiting = waitingBuild(waiter, for: build) {
+          let from = max(waiting.start.nanoseconds, build.start.nanoseconds)
+          start = (tid(waiting.thread), from + (end - min(from, end)) / 2)
+        } else if waiter == main,
+          let wait = hazards.first(where: {
+            $0.kind == .mainThreadWait && $0.service == build.service
+          })?.duration
+        {
+          start = (tid(main), end - min(wait.nanoseconds, end) / 2)
+        }
+        guard let start else { continue }
+        flow += 1
+        for (phase, tid, at) in [("s", start.tid, start.at), ("f", tid(build.thread), into)] {
+          var members: [(String, JSONValue)] = [
+            ("name", .string("waited for \(build.service)")), ("cat", .string("wait")),
+            ("ph", .string(phase)), ("id", .int(flow)),
+            ("ts", .double(Double(at) / 1_000)), ("pid", .int(1)), ("tid", .int(tid)),
+          ]
+          if phase == "f" { members.append(("bp", .string("e"))) }
+          events.append(.object(members))
+        }
+      }
+    }
     for milestone in milestones {
       events.append(
         .object([
@@ -85,5 +119,16 @@ extension LaunchReport {
     return JSONValue.object([
       ("traceEvents", .array(metadata + events)), ("displayTimeUnit", .string("ms")),
     ]).rendered(pretty: true)
+  }
+}
+
+extension LaunchReport {
+  /// The build that `waiter` (an entry of `build`'s ``BuildRecord/waiters``: `Service on
+  /// thread`) names: the latest build of that service on that thread that was under way when
+  /// `build` ended. `nil` for a waiter that was no build (a thread, by its name).
+  func waitingBuild(_ waiter: String, for build: BuildRecord) -> BuildRecord? {
+    builds.last {
+      "\($0.service) on \($0.thread)" == waiter && $0.start <= build.end && $0.end >= build.end
+    }
   }
 }

@@ -30,6 +30,16 @@ public struct LaunchReport: Sendable, Hashable {
   public var hazards: [Hazard]
   /// Each service and the services it depends on (declared, or observed in its builds).
   public var dependencies: [String: [String]]
+  /// The services the app itself was handed (resolved, awaited, or given to a `whenReady`
+  /// callback) by the time of the first frame, sorted: what the first frame needed, with
+  /// what they need. Services a factory was handed are not in it.
+  public var firstFrameUses: [String]
+  /// The services built whose latest build nothing used, the app or a factory, by the time of
+  /// the report, sorted.
+  public var unusedServices: [String]
+  /// The changes worth making, with their estimated savings: ``advise()``, as the report was
+  /// made.
+  public var advice: [Advice]
 
   /// Creates a report.
   ///
@@ -41,10 +51,14 @@ public struct LaunchReport: Sendable, Hashable {
   ///   - transients: Transient services.
   ///   - hazards: What is worth fixing.
   ///   - dependencies: The dependency graph.
+  ///   - firstFrameUses: The services the app was handed before the first frame.
+  ///   - unusedServices: The services built that nothing used.
+  ///   - advice: The changes worth making.
   public init(
     processStart: ProcessStart.Source, processStartPrecision: Duration, milestones: [Milestone],
     builds: [BuildRecord], transients: [TransientRecord] = [], hazards: [Hazard] = [],
-    dependencies: [String: [String]] = [:]
+    dependencies: [String: [String]] = [:], firstFrameUses: [String] = [],
+    unusedServices: [String] = [], advice: [Advice] = []
   ) {
     self.processStart = processStart
     self.processStartPrecision = processStartPrecision
@@ -53,6 +67,9 @@ public struct LaunchReport: Sendable, Hashable {
     self.transients = transients
     self.hazards = hazards
     self.dependencies = dependencies
+    self.firstFrameUses = firstFrameUses
+    self.unusedServices = unusedServices
+    self.advice = advice
   }
 
   /// When `kind` happened, from the process start, if it has.
@@ -72,7 +89,8 @@ public struct LaunchReport: Sendable, Hashable {
 
 extension LaunchReport: Codable {
   private enum CodingKeys: String, CodingKey {
-    case schema, processStart, milestones, builds, transients, hazards, dependencies
+    case schema, processStart, milestones, builds, transients, hazards, dependencies,
+      firstFrameUses, unusedServices, advice
   }
 
   private enum ProcessStartKeys: String, CodingKey {
@@ -113,7 +131,10 @@ extension LaunchReport: Codable {
       builds: try values.decodeIfPresent([BuildRecord].self, forKey: .builds) ?? [],
       transients: try values.decodeIfPresent([TransientRecord].self, forKey: .transients) ?? [],
       hazards: try values.decodeIfPresent([Hazard].self, forKey: .hazards) ?? [],
-      dependencies: dependencies)
+      dependencies: dependencies,
+      firstFrameUses: try values.decodeIfPresent([String].self, forKey: .firstFrameUses) ?? [],
+      unusedServices: try values.decodeIfPresent([String].self, forKey: .unusedServices) ?? [],
+      advice: try values.decodeIfPresent([Advice].self, forKey: .advice) ?? [])
   }
 
   /// Writes the report in the shape of its JSON schema, ``jsonSchema``: times in whole
@@ -137,5 +158,8 @@ extension LaunchReport: Codable {
       try item.encode(service, forKey: .service)
       try item.encode(dependencies[service] ?? [], forKey: .dependsOn)
     }
+    try values.encode(firstFrameUses, forKey: .firstFrameUses)
+    try values.encode(unusedServices, forKey: .unusedServices)
+    try values.encode(advice, forKey: .advice)
   }
 }

@@ -6,6 +6,8 @@ public enum Command: Sendable, Hashable {
   case launch(LaunchOptions)
   /// Many launches of each mode, each in a fresh process, and their statistics.
   case compare(CompareOptions)
+  /// An eager launch's advice, the deferred launch it predicts, and the deferred launch.
+  case advise(AdviseOptions)
   /// The usage.
   case help
 
@@ -15,6 +17,7 @@ public enum Command: Sendable, Hashable {
            DeferredDemo launch --mode eager|deferred [--json] [--trace FILE] [--svg FILE]
                                [--slowdown X]
            DeferredDemo compare [--runs N] [--json] [--slowdown X]
+           DeferredDemo advise [--slowdown X]
            DeferredDemo help
 
     With no arguments, launches the demo app once in each mode, each in a fresh process, and
@@ -36,6 +39,11 @@ public enum Command: Sendable, Hashable {
                  prints the median and 95th percentile of each mode's times
       --runs N       launches per mode (default 10)
       --json         print one JSON object
+      --slowdown X   as for launch
+
+    advise       launches the eager app in a fresh process, prints the advice its report
+                 gives and the deferred launch that advice predicts, then launches the
+                 deferred app and prints predicted against measured
       --slowdown X   as for launch
 
     Network latency is simulated (Task.sleep); every other piece of work is real.
@@ -98,6 +106,15 @@ public enum Command: Sendable, Hashable {
         }
       }
       return .compare(options)
+    case "advise":
+      var options = AdviseOptions()
+      while let option = try reader.next() {
+        switch option {
+        case "--slowdown": options.slowdown = try reader.slowdown()
+        default: throw reader.unknown(option)
+        }
+      }
+      return .advise(options)
     default:
       throw UsageError("unknown command \"\(verb)\"")
     }

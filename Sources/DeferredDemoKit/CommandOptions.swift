@@ -37,3 +37,12 @@ public struct CompareOptions: Sendable, Hashable {
   /// Creates the default options: 10 runs, a table.
   public init() {}
 }
+
+/// What `advise` does.
+public struct AdviseOptions: Sendable, Hashable {
+  /// The factor the work is scaled by, at least 1.
+  public var slowdown = 1.0
+
+  /// Creates the default options.
+  public init() {}
+}

@@ -25,6 +25,7 @@ public enum DemoCommand {
       case .help: Terminal.write(Command.usage + "\n")
       case .launch(let options): try await launch(options)
       case .compare(let options): try compare(options)
+      case .advise(let options): try await advise(options)
       case .tour: try tour()
       }
       return 0

@@ -12,7 +12,14 @@ import Testing
 @Suite struct RenderingTests {
   static let ms = Duration.milliseconds(1)
 
-  static let report = LaunchReport(
+  static let report: LaunchReport = {
+    var report = facts
+    report.advice = report.advise()
+    return report
+  }()
+
+  /// The launch's facts, without the advice worked out from them.
+  static let facts = LaunchReport(
     processStart: .handover, processStartPrecision: .microseconds(1),
     milestones: [
       Milestone(.processStart, at: .zero), Milestone(.launchBegan, at: .milliseconds(18)),
@@ -41,7 +48,8 @@ import Testing
         thread: "worker (101)", isMainThread: false, qos: .userInitiated, queued: ms / 2,
         start: .milliseconds(68), duration: .milliseconds(40), selfDuration: .milliseconds(40),
         cpu: .milliseconds(3),
-        waited: .milliseconds(12), waiters: ["main"], outcome: .failed,
+        waited: .milliseconds(20), waiters: ["main", "Conversions on worker (102)"],
+        outcome: .failed,
         error: "The factory of Network threw offline.", attempt: 1),
       BuildRecord(
         service: "Conversions", priority: .idle(after: .seconds(10)), trigger: .scheduled,
@@ -72,7 +80,7 @@ import Testing
     ],
     dependencies: [
       "Theme": ["Fonts"], "Conversions": ["Units \"SI\"", "Storage"], "Network": ["Storage"],
-    ])
+    ], firstFrameUses: ["Storage", "Theme"], unusedServices: ["Conversions"])
 
   static func golden(_ name: String, _ actual: String) throws {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -155,6 +163,94 @@ import Testing
     #expect(counter.counts["svg"] == 1)
     #expect(counter.counts["g"] == Self.report.builds.count + 1)  // and the main thread's wait
     #expect(svg.contains("Units &quot;SI&quot;"))
+  }
+
+  /// A build that waited for another gets an arrow, from its bar to the end of the other's;
+  /// the main thread's wait gets one from its wait.
+  @Test func svgDrawsAnArrowFromEachWaiter() throws {
+    let svg = Self.report.svg()
+    // Span 200 ms over 1000 px from x = 170: Network ends at 108 ms, x = 710, the arrow 2 px
+    // before. Rows: main at 74 (one lane), worker (101) at 104, worker (102) at 134 (two
+    // lanes: Units is nested in Conversions).
+    #expect(svg.contains("<line x1=\"708\" y1=\"82\" x2=\"708\" y2=\"103\""))
+    #expect(svg.contains("<line x1=\"708\" y1=\"142\" x2=\"708\" y2=\"121\""))
+    #expect(svg.contains("<title>Conversions waited for Network</title>"))
+    #expect(svg.components(separatedBy: "marker-end=\"url(#waited)\"").count == 3)
+  }
+
+  /// Milestones close together get label rows of their own, and the plot moves down for a
+  /// third.
+  @Test func closeMilestoneLabelsDoNotOverlap() throws {
+    func labels(_ milestones: [Milestone]) -> [(x: Double, y: Double, width: Double)] {
+      let svg = LaunchReport(
+        processStart: .clock, processStartPrecision: .zero,
+        milestones: [Milestone(.processStart, at: .zero)] + milestones,
+        builds: [
+          BuildRecord(
+            service: "A", priority: .critical, trigger: .launch, thread: "main",
+            isMainThread: true, start: .zero, duration: .milliseconds(20),
+            selfDuration: .milliseconds(20), outcome: .built, attempt: 1)
+        ]
+      ).svg()
+      let lines = svg.split(separator: "\n").filter {
+        $0.hasPrefix("<text") && $0.contains("fill=\"#222\"")
+      }
+      return lines.map { line in
+        func number(_ name: String) -> Double {
+          let rest = line.split(separator: "\(name)=\"", maxSplits: 1)[1]
+          return Double(rest.prefix { $0 != "\"" })!
+        }
+        let text = line.split(separator: ">")[1].split(separator: "<")[0]
+        return (number("x"), number("y"), Double(text.count) * 6.2)
+      }
+    }
+    let two = labels([
+      Milestone(.firstFrame, at: .milliseconds(10)),
+      Milestone(.fullyReady, at: .nanoseconds(10_050_000)),
+    ])
+    #expect(two.map(\.y) == [50, 62])
+    let three = labels([
+      Milestone(.criticalReady, at: .milliseconds(10)),
+      Milestone(.firstFrame, at: .nanoseconds(10_020_000)),
+      Milestone(.fullyReady, at: .nanoseconds(10_050_000)),
+    ])
+    #expect(three.map(\.y) == [50, 62, 74])
+    // Labels on one row never overlap.
+    for (index, label) in three.enumerated() {
+      for other in three[(index + 1)...] where other.y == label.y {
+        #expect(other.x >= label.x + label.width)
+      }
+    }
+    // Far apart, they share the first row.
+    let apart = labels([
+      Milestone(.firstFrame, at: .milliseconds(2)), Milestone(.fullyReady, at: .milliseconds(18)),
+    ])
+    #expect(apart.map(\.y) == [50, 50])
+  }
+
+  /// The trace links each waiter to the build it waited for with a flow: a start and an end of
+  /// one id, the end bound to its enclosing slice.
+  @Test func traceFlowsPairUp() throws {
+    let trace = Self.report.chromeTrace()
+    let parsed = try JSONSerialization.jsonObject(with: Data(trace.utf8)) as? [String: Any]
+    let events = try #require(parsed?["traceEvents"] as? [[String: Any]])
+    let starts = events.filter { $0["ph"] as? String == "s" }
+    let ends = events.filter { $0["ph"] as? String == "f" }
+    #expect(starts.count == 2 && ends.count == 2)
+    let startIDs = starts.compactMap { $0["id"] as? Int }
+    #expect(Set(startIDs) == Set(ends.compactMap { $0["id"] as? Int }))
+    #expect(Set(startIDs).count == 2)
+    #expect(ends.allSatisfy { $0["bp"] as? String == "e" && $0["tid"] as? Int == 2 })
+    // From the main thread's wait (tid 1) and from Conversions (worker (102), tid 3).
+    #expect(Set(starts.compactMap { $0["tid"] as? Int }) == [1, 3])
+    for end in ends {
+      let at = try #require(end["ts"] as? Double)
+      #expect(at > 68_000 && at < 108_000)  // inside Network's span
+    }
+    for start in starts {
+      let at = try #require(start["ts"] as? Double)
+      #expect(at > 70_000 && at < 108_000)  // inside the wait, and Conversions
+    }
   }
 
   @Test func svgStaysWellFormedWithManyServices() throws {

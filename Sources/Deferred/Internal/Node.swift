@@ -44,9 +44,18 @@ final class AnyNode: @unchecked Sendable {
 
   /// The built singleton.
   let value: ValueCell
-  /// Set the first time the built value is handed out: a service built in the background and
-  /// never handed out was warmed up for nothing.
+  /// Set the first time the built value is handed out to the app (a resolve from outside the
+  /// container's factories): a service built in the background and never handed out, to the
+  /// app or to a factory, was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
+  /// Set the first time a factory of the container gets the value (through its resolver): what
+  /// the app used needs it, but the app did not ask for it itself.
+  let wasNeeded = Atomic<Bool>(false)
+
+  /// Whether the value has been handed out to anyone: the app or a factory.
+  var wasUsed: Bool {
+    wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
+  }
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
   @exclusivity(unchecked) private var slot = SlotState()

@@ -94,6 +94,8 @@ final class Recorder: Sendable {
   /// The transient nodes that were made at least once, each with its tally: appended to once
   /// per node, on its first making.
   private let transients = Locked<[TransientEntry]>([])
+  /// The services handed out to the app before the first frame, noted once, when it is drawn.
+  private let firstFrameUses = Locked<[AnyNode]>([])
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -198,14 +200,26 @@ final class Recorder: Sendable {
     waits.withLock { $0.append(wait) }
   }
 
+  /// Notes which of `nodes` the app has been handed by the first frame: one pass over the
+  /// registrations when the first frame is drawn, nothing on the resolve path.
+  func noteFirstFrame(_ nodes: [AnyNode]) {
+    guard isEnabled else { return }
+    let used = nodes.filter { $0.wasResolved.load(ordering: .relaxed) }
+    firstFrameUses.withLock { $0 = used }
+  }
+
   var snapshot:
-    (builds: [RawBuild], waits: [RawWait], transients: [(node: AnyNode, stats: TransientStats)])
+    (
+      builds: [RawBuild], waits: [RawWait], transients: [(node: AnyNode, stats: TransientStats)],
+      firstFrameUses: [AnyNode]
+    )
   {
     (
       builds.flatMap(\.all), waits.withLock { $0 },
       transients.withLock { $0 }.map { entry in
         (entry.node, entry.node.withState { _ in entry.tally.stats })
-      }
+      },
+      firstFrameUses.withLock { $0 }
     )
   }
 }

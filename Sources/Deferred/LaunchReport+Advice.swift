@@ -1,0 +1,358 @@
+extension LaunchReport {
+  /// How long a frame lasts at 60 Hz: a build longer than this on the way to the first frame,
+  /// or on the main thread, is felt.
+  static let frame = Duration.nanoseconds(16_666_667)
+
+  /// The changes worth making to this launch, each with its estimated saving, worked out from
+  /// the report's facts: its builds, the main thread's waits (``hazards``), what the app was
+  /// handed before the first frame (``firstFrameUses``) and what nothing used
+  /// (``unusedServices``). ``Container/launchReport(criticalShareLimit:)`` stores them in
+  /// ``advice``.
+  ///
+  /// - A critical service that nothing handed out before the first frame needed (directly or
+  ///   through what it was handed) is ``Advice/Kind/deferCritical``: its own build time on the
+  ///   thread that called `launch()`, with that of the services built at launch only for it,
+  ///   is what the first frame gains.
+  /// - A service the app resolved before the first frame, built on demand on the way to it
+  ///   while the main thread built nothing else, is ``Advice/Kind/deferFirstFrameBuild``; the
+  ///   first frame gains its own time, less what the main thread built meanwhile.
+  /// - A service the main thread waited for, before the first frame or before the launch was
+  ///   fully ready, is ``Advice/Kind/raisePriority``: `userInitiated` if it was queued at a
+  ///   lower quality of service (the saving is at most the time it was queued), else critical
+  ///   (the main thread's wait is saved, at the cost of its build before the first frame).
+  /// - A deferred service built in the background that nothing used is
+  ///   ``Advice/Kind/makeOnDemand``: its build is saved, in the background.
+  /// - The heaviest chain of dependencies still built before the first frame, once the advice
+  ///   above is applied, is ``Advice/Kind/criticalChain`` when builds on it take longer than a
+  ///   frame: what shortening each to a frame would save.
+  ///
+  /// A launch with none of these has no advice.
+  ///
+  /// - Returns: The advice, by kind (in the order above), then by saving, largest first.
+  public func advise() -> [Advice] {
+    var advice: [Advice] = []
+    let firstFrame = offset(of: .firstFrame)
+    let unused = Set(unusedServices)
+
+    // Builds on the way to the first frame that the app asked for itself.
+    var movable: [String: Duration] = [:]
+    if let firstFrame {
+      let mainBuilds = builds.filter { $0.isMainThread && $0.requestedBy == nil }
+      for build in builds
+      where build.trigger == .onDemand && build.requestedBy == nil && build.outcome == .built
+        && build.end <= firstFrame && build.stage != .critical
+      {
+        var saving = build.selfDuration
+        if !build.isMainThread {
+          let overlap = mainBuilds.reduce(Duration.zero) { total, main in
+            let (from, to) = (max(main.start, build.start), min(main.end, build.end))
+            return to > from ? total + (to - from) : total
+          }
+          saving = saving > overlap ? saving - overlap : .zero
+        }
+        guard saving > .zero else { continue }
+        movable[build.service, default: .zero] += saving
+        let meanwhile =
+          build.isMainThread
+          ? "on the main thread" : "while the main thread built nothing else"
+        advice.append(
+          Advice(
+            kind: .deferFirstFrameBuild, service: build.service, priority: build.priority,
+            suggestion: .afterFirstFrame(), saving: saving, effect: .firstFrame,
+            detail: "The app resolved \(build.service) before the first frame; it was built then,"
+              + " \(meanwhile), in \(milliseconds(build.selfDuration)). If the first frame does"
+              + " not show it, resolve it after firstFrameDrawn() or give it"
+              + " .afterFirstFrame(): the first frame comes about \(milliseconds(saving))"
+              + " sooner."))
+      }
+    }
+
+    let roots = Set(firstFrameUses)
+    let needed = closure(of: roots)
+    let neededOnceMoved = closure(of: roots.subtracting(movable.keys))
+    var deferred: Set<String> = []
+    if firstFrame != nil {
+      for build in builds
+      where build.trigger == .launch && build.stage == .critical && build.outcome == .built
+        && !neededOnceMoved.contains(build.service)
+      {
+        let promoted = builds.filter {
+          $0.trigger == .launch && $0.stage != .critical && $0.requestedBy == build.service
+            && !neededOnceMoved.contains($0.service)
+        }
+        let saving = promoted.reduce(build.selfDuration) { $0 + $1.selfDuration }
+        let usedLater = !unused.contains(build.service)
+        let suggestion: Priority = usedLater ? .afterFirstFrame() : .onDemand
+        deferred.insert(build.service)
+        var why = "nothing handed out before the first frame needs it"
+        if needed.contains(build.service) {
+          let through = movable.keys.filter { closure(of: [$0]).contains(build.service) }.sorted()
+          why =
+            "only \(through.joined(separator: ", ")), which may move after the first frame"
+            + " too, needs it before the first frame"
+        }
+        var built = "built in launch(), it took \(milliseconds(build.selfDuration))"
+        if !promoted.isEmpty {
+          built +=
+            " (and \(promoted.map(\.service).sorted().joined(separator: ", ")), built for it,"
+            + " \(milliseconds(saving - build.selfDuration)))"
+        }
+        built += " on the \(build.isMainThread ? "main thread" : "thread that launched")"
+        let use =
+          usedLater
+          ? "give it .afterFirstFrame()" : "nothing used it at all: give it .onDemand"
+        advice.append(
+          Advice(
+            kind: .deferCritical, service: build.service, priority: build.priority,
+            suggestion: suggestion, saving: saving, effect: .firstFrame,
+            detail: "\(build.service) is critical, but \(why): \(built). To start the first"
+              + " frame about \(milliseconds(saving)) sooner, \(use)."))
+      }
+    }
+
+    // The main thread's waits, by service.
+    var waits: [String: Duration] = [:]
+    var waitOrder: [String] = []
+    for hazard in hazards where hazard.kind == .mainThreadWait {
+      guard let duration = hazard.duration else { continue }
+      if waits[hazard.service] == nil { waitOrder.append(hazard.service) }
+      waits[hazard.service, default: .zero] += duration
+    }
+    let fullyReady = offset(of: .fullyReady)
+    for service in waitOrder {
+      guard let waited = waits[service],
+        let build = builds.last(where: { $0.service == service && $0.waited > .zero }),
+        build.stage != .critical
+      else { continue }
+      let began = build.end > waited ? build.end - waited : .zero
+      let early = firstFrame.map { began < $0 } ?? true
+      guard early || fullyReady.map({ began < $0 }) ?? true else { continue }
+      let effect: Advice.Effect = early ? .firstFrame : .mainThread
+      let when = early ? "before the first frame" : "before the launch was fully ready"
+      let queued = build.queued ?? .zero
+      if build.trigger == .scheduled && build.qos != .userInitiated && queued > .zero {
+        let saving = min(waited, queued)
+        advice.append(
+          Advice(
+            kind: .raisePriority, service: service, priority: build.priority,
+            suggestion: .afterFirstFrame(.userInitiated), saving: saving, effect: effect,
+            detail: "The main thread waited \(milliseconds(waited)) for \(service) \(when);"
+              + " it had been queued \(milliseconds(queued)) at \(build.qos.map { "\($0)" } ?? "its")"
+              + " quality of service. Give it .afterFirstFrame(.userInitiated): the wait"
+              + " shrinks by up to \(milliseconds(saving))."))
+      } else {
+        advice.append(
+          Advice(
+            kind: .raisePriority, service: service, priority: build.priority,
+            suggestion: .critical, saving: waited, effect: effect, cost: build.selfDuration,
+            detail: "The main thread waited \(milliseconds(waited)) for \(service) \(when),"
+              + " while another thread built it. Make it .critical: the main thread no longer"
+              + " waits, but its \(milliseconds(build.selfDuration)) build comes before the"
+              + " first frame."))
+      }
+    }
+
+    var latest: [String: BuildRecord] = [:]
+    for build in builds where build.outcome != .cancelled { latest[build.service] = build }
+    for build in latest.values
+    where build.trigger == .scheduled && build.outcome == .built && unused.contains(build.service)
+      && build.stage != .onDemand
+    {
+      advice.append(
+        Advice(
+          kind: .makeOnDemand, service: build.service, priority: build.priority,
+          suggestion: .onDemand, saving: build.duration, effect: .background,
+          detail: "\(build.service) (\(build.priority)) was built in the background, in"
+            + " \(milliseconds(build.duration)), and nothing used it. Give it .onDemand: that"
+            + " work is saved until something needs it."))
+    }
+
+    if let (chain, _) = firstFrameChain(without: deferred.union(movable.keys)) {
+      let costs = Dictionary(
+        builds.filter { chain.contains($0.service) }.map { ($0.service, $0.selfDuration) },
+        uniquingKeysWith: +)
+      let over = chain.compactMap { service -> (String, Duration)? in
+        guard let cost = costs[service], cost > Self.frame else { return nil }
+        return (service, cost - Self.frame)
+      }
+      if !over.isEmpty {
+        let saving = over.reduce(Duration.zero) { $0 + $1.1 }
+        let total = chain.reduce(Duration.zero) { $0 + (costs[$1] ?? .zero) }
+        let slow = over.map { "\($0.0) (\(milliseconds(costs[$0.0] ?? .zero)))" }
+        advice.append(
+          Advice(
+            kind: .criticalChain, service: chain[0], priority: latest[chain[0]]?.priority,
+            saving: saving, effect: .firstFrame, chain: chain,
+            detail: "The first frame waits for the chain \(chain.joined(separator: " → ")),"
+              + " \(milliseconds(total)) of builds. \(slow.joined(separator: ", "))"
+              + " \(over.count == 1 ? "takes" : "take") longer than a frame: speeding"
+              + " \(over.count == 1 ? "it" : "each") up to a frame, or moving part of"
+              + " \(over.count == 1 ? "its" : "their") work after the first frame, saves up to"
+              + " \(milliseconds(saving))."))
+      }
+    }
+
+    let order = Dictionary(
+      uniqueKeysWithValues: Advice.Kind.allCases.enumerated().map { ($1, $0) })
+    return advice.sorted {
+      (order[$0.kind] ?? 0, $1.saving, $0.service) < (order[$1.kind] ?? 0, $0.saving, $1.service)
+    }
+  }
+
+  /// The heaviest chain of dependencies among the services built before the first frame
+  /// (at launch, or on demand), leaving out `excluded`, by the builds' own time; `nil` without
+  /// a first frame or such builds.
+  func firstFrameChain(without excluded: Set<String> = []) -> (
+    chain: [String], total: Duration
+  )? {
+    guard let firstFrame = offset(of: .firstFrame) else { return nil }
+    var cost: [String: Duration] = [:]
+    for build in builds
+    where build.outcome == .built && build.end <= firstFrame && build.trigger != .scheduled
+      && !excluded.contains(build.service)
+    {
+      cost[build.service, default: .zero] += build.selfDuration
+    }
+    let chain = heaviestChain(
+      services: cost.keys.sorted(), dependencies: dependencies, cost: cost)
+    return chain.path.isEmpty ? nil : (chain.path, chain.total)
+  }
+
+  /// `services` and everything they need, by ``dependencies``.
+  func closure(of services: Set<String>) -> Set<String> {
+    var reached = services
+    var stack = Array(services)
+    while let service = stack.popLast() {
+      for need in dependencies[service] ?? [] where reached.insert(need).inserted {
+        stack.append(need)
+      }
+    }
+    return reached
+  }
+
+  /// What the launch would look like deferred, with `advice` applied: a simple model, from
+  /// this launch's own figures.
+  ///
+  /// - First frame: this launch's first frame, less the first-frame saving of each
+  ///   ``Advice/Kind/deferCritical`` and ``Advice/Kind/deferFirstFrameBuild`` item: their
+  ///   builds leave the way to the first frame, and nothing else changes.
+  /// - Fully ready: the predicted first frame, plus the longest of: what this launch did
+  ///   between its first frame and full readiness; the heaviest chain of dependencies among the
+  ///   moved builds (they wait for one another); the moved builds' time shared among
+  ///   `workers` threads. Services the advice makes `onDemand` are not built.
+  ///
+  /// - Parameters:
+  ///   - advice: The advice to apply; this report's ``advice`` by default.
+  ///   - workers: How many deferred builds run at once.
+  /// - Returns: The prediction, or `nil` for a report without a first frame.
+  public func predictDeferred(applying advice: [Advice]? = nil, workers: Int = 2)
+    -> LaunchPrediction?
+  {
+    guard let firstFrame = offset(of: .firstFrame) else { return nil }
+    let ready = offset(of: .fullyReady) ?? firstFrame
+    let applied = (advice ?? self.advice).filter {
+      ($0.kind == .deferCritical || $0.kind == .deferFirstFrameBuild) && $0.effect == .firstFrame
+    }
+    let saved = applied.reduce(Duration.zero) { $0 + $1.saving }
+    let predictedFirstFrame = firstFrame > saved ? firstFrame - saved : .zero
+    let moved = applied.filter { $0.suggestion != .onDemand }
+    let cost = Dictionary(moved.map { ($0.service, $0.saving) }, uniquingKeysWith: +)
+    let total = moved.reduce(Duration.zero) { $0 + $1.saving }
+    let chain = heaviestChain(
+      services: cost.keys.sorted(), dependencies: dependencies, cost: cost)
+    let shared = total / max(1, workers)
+    let tail = ready > firstFrame ? ready - firstFrame : .zero
+    let after = max(tail, chain.total, shared)
+    var explanation = [
+      "first frame: \(milliseconds(firstFrame)) measured, less \(milliseconds(saved)) of builds"
+        + " the advice moves off the way to it (\(applied.count) service"
+        + "\(applied.count == 1 ? "" : "s")) = \(milliseconds(predictedFirstFrame))",
+      "fully ready: the first frame, plus the longest of: this launch's"
+        + " \(milliseconds(tail)) from first frame to fully ready;"
+        + " the heaviest chain of moved builds, \(milliseconds(chain.total))"
+        + (chain.path.count > 1 ? " (\(chain.path.joined(separator: " → ")))" : "")
+        + "; \(milliseconds(total)) of moved builds over \(max(1, workers)) worker"
+        + "\(workers == 1 ? "" : "s"), \(milliseconds(shared))"
+        + " = \(milliseconds(predictedFirstFrame + after))",
+    ]
+    let onDemand = applied.filter { $0.suggestion == .onDemand }.map(\.service).sorted()
+    if !onDemand.isEmpty {
+      explanation.append("not built at all (onDemand): \(onDemand.joined(separator: ", "))")
+    }
+    return LaunchPrediction(
+      firstFrame: predictedFirstFrame, fullyReady: predictedFirstFrame + after,
+      moved: moved.map(\.service).sorted(), explanation: explanation)
+  }
+}
+
+/// A launch predicted from another: what ``LaunchReport/predictDeferred(applying:workers:)``
+/// expects of a deferred launch once an eager launch's advice is applied.
+public struct LaunchPrediction: Sendable, Hashable, Codable {
+  /// When the first frame is expected, from the process start.
+  public var firstFrame: Duration
+  /// When the launch is expected to be fully ready, from the process start.
+  public var fullyReady: Duration
+  /// The services whose builds move after the first frame, and are built then.
+  public var moved: [String]
+  /// How the figures were worked out, a line each.
+  public var explanation: [String]
+
+  /// Creates a prediction.
+  ///
+  /// - Parameters:
+  ///   - firstFrame: The expected first frame.
+  ///   - fullyReady: The expected full readiness.
+  ///   - moved: The services moved after the first frame.
+  ///   - explanation: How the figures were worked out.
+  public init(
+    firstFrame: Duration, fullyReady: Duration, moved: [String], explanation: [String]
+  ) {
+    self.firstFrame = firstFrame
+    self.fullyReady = fullyReady
+    self.moved = moved
+    self.explanation = explanation
+  }
+}
+
+/// The chain of dependencies among `services` whose costs add up most (each service needing
+/// the next), and that total: the DOT graph's critical path, and the advice's critical chain.
+/// Ties go to the service that sorts first; a chain never visits a service twice.
+func heaviestChain(
+  services: [String], dependencies: [String: [String]], cost: [String: Duration]
+) -> (path: [String], total: Duration) {
+  let known = Set(services)
+  // Longest path by cost, over the dependency graph (iteratively, memoised).
+  var best: [String: (total: Duration, next: String?)] = [:]
+  for root in services {
+    var stack: [(String, Bool)] = [(root, false)]
+    var onPath: Set<String> = []
+    while let (service, expanded) = stack.popLast() {
+      if best[service] != nil { continue }
+      let needs = (dependencies[service] ?? []).filter(known.contains)
+      if expanded {
+        onPath.remove(service)
+        let next = needs.filter { best[$0] != nil }.max { best[$0]!.total < best[$1]!.total }
+        best[service] = (
+          (cost[service] ?? .zero) + (next.flatMap { best[$0]?.total } ?? .zero), next
+        )
+      } else {
+        onPath.insert(service)
+        stack.append((service, true))
+        for need in needs where best[need] == nil && !onPath.contains(need) {
+          stack.append((need, false))
+        }
+      }
+    }
+  }
+  var path: [String] = []
+  // No path when nothing took any time (nothing was built, say).
+  let top = services.max {
+    (best[$0]?.total ?? .zero, $1) < (best[$1]?.total ?? .zero, $0)
+  }.flatMap { (best[$0]?.total ?? .zero) > .zero ? $0 : nil }
+  var cursor = top
+  while let service = cursor, !path.contains(service) {
+    path.append(service)
+    cursor = best[service]?.next
+  }
+  return (path, top.flatMap { best[$0]?.total } ?? .zero)
+}
