@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Make it with ``Container/handle(_:name:)`` or ``Container/handle(for:)``. It holds the
 /// service's registration, so reading a built singleton through it is a lock-free load of the
-/// value: no lookup, no lock, no allocation, as cheap as a `static let`. Before the service is
+/// value: no lookup, no lock, no allocation; a few loads and compares, as a `static let`'s read,
+/// plus the reference count of the value it returns. Before the service is
 /// built, and whenever its value cannot be read straight away, it resolves the service as
 /// ``Container/resolve(_:)`` does (the same build on first need, the same waits, errors,
 /// records and main-actor rules).
