@@ -9,7 +9,7 @@
 #
 # It fails if an instruction figure is worse than its baseline by more than its tolerance (3%
 # unless the baseline file says otherwise for that figure), if an allocation figure rises at
-# all, or if a cached resolve allocates.
+# all, or if a cached resolve (by key or through a handle) allocates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +50,7 @@ trap 'rm -rf "$work"' EXIT
 # capitals) once; callgrind counts the instructions inside that call only.
 workloads=(
   "resolveCached 100000 resolve"
+  "resolveHandle 100000 resolve"
   "resolveTransient 100000 resolve"
   "register 1000 registration"
   "coldFirstResolve 200 service"
@@ -154,7 +155,7 @@ for name in "${names[@]}"; do
   was=${base[$name]}
   tolerance=${limit[$name]}
   verdict=$(awk -v now="$now" -v was="$was" -v tol="$tolerance" -v name="$name" 'BEGIN {
-    if (name == "resolveCached.allocations" && now != 0) { print "FAIL: a cached resolve must not allocate"; exit }
+    if ((name == "resolveCached.allocations" || name == "resolveHandle.allocations") && now != 0) { print "FAIL: a cached resolve must not allocate"; exit }
     if (name ~ /allocations$/) {
       if (now > was) print "FAIL: more allocations"; else if (now < was) print "ok (fewer: record)"; else print "ok"
       exit

@@ -61,8 +61,8 @@ public final class Container: Sendable {
 
   /// The launch and its deferred builds, as one state machine.
   let launchSchedule: Locked<LaunchSchedule>
-  /// ``LaunchSchedule/phase``, readable without the lock (registration reads it).
-  let launchPhase = Atomic<UInt8>(LaunchSchedule.Phase.notLaunched.rawValue)
+  /// ``LaunchSchedule/phase``, readable without the lock (registration and handles read it).
+  @usableFromInline let launchPhase = Atomic<UInt8>(LaunchSchedule.Phase.notLaunched.rawValue)
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.

@@ -12,6 +12,8 @@ public enum Chain {
   public static let maxLength = chainMaxLength
   /// Chain lengths must be a multiple of this.
   public static let chunk = chainChunk
+  /// The longest chain registered in the resolver form and in the hand-written container.
+  public static let coldLength = chainColdLength
 
   /// Registers links `0..<length` as Deferred singletons, each declaring the previous one as
   /// its factory's parameter.
@@ -26,6 +28,22 @@ public enum Chain {
     length: Int, from container: Deferred.Container
   ) throws(DeferredError) -> AnyObject {
     try resolveDeferredChainLast(container, length: length)
+  }
+
+  /// Registers links `0..<length` (up to ``coldLength``) as Deferred singletons in the
+  /// resolver form: each factory resolves the previous link itself.
+  public static func registerDeferredResolver(
+    length: Int, into container: Deferred.Container
+  ) throws(DeferredError) {
+    precondition(length <= coldLength, "no resolver-form chain of \(length)")
+    for register in deferredResolverChainChunks.prefix(chunks(length)) { try register(container) }
+  }
+
+  /// Registers links `0..<length` (up to ``coldLength``) into a ``HandWrittenContainer``,
+  /// each factory resolving the previous link.
+  public static func registerHandWritten(length: Int, into container: HandWrittenContainer) {
+    precondition(length <= coldLength, "no hand-written chain of \(length)")
+    for register in handWrittenChainChunks.prefix(chunks(length)) { register(container) }
   }
 
   /// Registers links `0..<length` as Swinject `.container` services, each resolving the

@@ -5,3 +5,6 @@ let chainChunk = 100
 
 /// The longest chain there are types for.
 let chainMaxLength = 1000
+
+/// The longest chain registered in the resolver form and the hand-written container.
+let chainColdLength = 200

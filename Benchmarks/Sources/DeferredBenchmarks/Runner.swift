@@ -47,6 +47,10 @@ enum Runner {
     report.survival = DeepChainSurvival.check()
     logProgress("allocationsPerResolveCached")
     report.allocations = AllocationCount.check(mode)
+    logProgress("memoryPerService")
+    report.memory = MemoryPerService.check()
+    logProgress("registerCold")
+    report.registerCold = RegisterCold.check(mode)
     print(json ? report.json : report.checksTable)
     return report.hasFailures ? 1 : 0
   }

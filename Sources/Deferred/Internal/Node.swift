@@ -24,6 +24,7 @@ import Synchronization
 /// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
 /// under the node's lock, and `owner` is unowned without checks (Docs/Design.md, "Memory
 /// safety").
+@usableFromInline
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
   let scope: Scope
@@ -34,7 +35,7 @@ final class AnyNode: @unchecked Sendable {
   /// The container whose registrations the factory's dependencies come from.
   /// Unowned and unchecked: a node lives in its owner's registry and tables (and in those of the
   /// owner's children, which keep the owner alive), and nothing reads `owner` once it is gone.
-  unowned(unsafe) let owner: Container
+  @usableFromInline unowned(unsafe) let owner: Container
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
   /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
@@ -43,10 +44,10 @@ final class AnyNode: @unchecked Sendable {
   let factory: Factory
 
   /// The built singleton.
-  let value: ValueCell
+  @usableFromInline let value: ValueCell
   /// Set the first time the built value is handed out to the app (a resolve from outside the
-  /// container's factories): a service built in the background and never handed out, to the
-  /// app or to a factory, was warmed up for nothing.
+  /// container's factories, or a handle): a service built in the background and never handed
+  /// out, to the app or to a factory, was warmed up for nothing.
   let wasResolved = Atomic<Bool>(false)
   /// Set the first time a factory of the container gets the value (through its resolver): what
   /// the app used needs it, but the app did not ask for it itself.

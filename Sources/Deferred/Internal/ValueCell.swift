@@ -12,10 +12,13 @@ import Synchronization
 /// debug builds; it is published at most once; it is read only as the type that keyed the
 /// lookup (a node is found by its key, whose type is its value's type), and freed only when the
 /// node is, when no reader can hold it.
+@usableFromInline
 struct ValueCell: ~Copyable {
   /// The value's type.
   let type: Any.Type
-  private let published = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// The value's memory once published; read it with acquire ordering (``ServiceHandle`` reads
+  /// it inlined).
+  @usableFromInline let published = Atomic<UnsafeMutableRawPointer?>(nil)
 
   init(type: Any.Type) {
     self.type = type

@@ -24,6 +24,7 @@ enum AllocationCount {
     let resolves = mode.countedResolves
     return [
       Outcome(contender: Contender.deferred, perResolve: deferred(resolves)),
+      Outcome(contender: Contender.deferredHandle, perResolve: deferredHandle(resolves)),
       Outcome(contender: Contender.swinject, perResolve: swinject(resolves)),
       Outcome(contender: Contender.dependencies, perResolve: dependencies(resolves)),
     ]
@@ -35,6 +36,16 @@ enum AllocationCount {
     blackHole(must { try container.resolve(Storage.self) })
     return perOperation(resolves) {
       must { for _ in 0..<resolves { blackHole(try container.resolve(Storage.self)) } }
+    }
+  }
+
+  private static func deferredHandle(_ resolves: Int) -> Double {
+    let container = Deferred.Container()
+    must { try container.register(Storage.self) { Storage() } }
+    let storage = must { try container.handle(Storage.self) }
+    blackHole(must { try storage.resolve() })
+    return perOperation(resolves) {
+      must { for _ in 0..<resolves { blackHole(try storage.resolve()) } }
     }
   }
 

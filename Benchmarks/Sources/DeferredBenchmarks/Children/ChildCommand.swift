@@ -10,6 +10,12 @@ enum ChildCommand {
   /// `_gate WORKLOAD COUNT`: runs one workload of the performance gate and prints its
   /// allocations, for callgrind to count its instructions (see ``GateChild``).
   static let gate = "_gate"
+  /// `_register-cold FORM LENGTH`: prints nanoseconds per registration (see
+  /// ``RegisterColdChild``).
+  static let registerCold = "_register-cold"
+  /// `_memory CONTENDER COUNT`: prints the bytes registering and building COUNT services kept
+  /// (see ``MemoryChild``).
+  static let memory = "_memory"
 
   /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
   static func run(_ name: String, _ arguments: [String]) -> Int32? {
@@ -18,6 +24,9 @@ enum ChildCommand {
     case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
     case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
     case (gate, 2): Int(arguments[1]).map { GateChild.run(arguments[0], count: $0) }
+    case (registerCold, 2):
+      Int(arguments[1]).map { RegisterColdChild.run(arguments[0], length: $0) }
+    case (memory, 2): Int(arguments[1]).map { MemoryChild.run(arguments[0], count: $0) }
     default: nil
     }
   }

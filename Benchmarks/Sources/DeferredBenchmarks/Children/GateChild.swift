@@ -18,10 +18,12 @@ import Deferred
 enum GateChild {
   /// The workloads, with what their count is.
   static let workloads = [
-    "resolveCached (resolves)", "resolveTransient (resolves)",
+    "resolveCached (resolves)", "resolveHandle (resolves)", "resolveTransient (resolves)",
     "register (services, a multiple of \(Chain.chunk))",
     "coldFirstResolve (chain length, a multiple of \(Chain.chunk))",
     "launch (services)", "resolveEach (services)",
+    // References, not gated: the same loop as resolveCached over hand-written shared values.
+    "staticLet (reads)", "lazyMutex (reads)",
   ]
 
   /// Sets up `workload`, runs its measured function once over `count` operations, and prints
@@ -39,6 +41,23 @@ enum GateChild {
       let built = must { try container.resolve(Storage.self) }
       allocations = AllocationCount.allocations {
         gateResolveCached(container, built: built, count: count)
+      }
+    case "resolveHandle":
+      let container = Deferred.Container()
+      must { try container.register(Storage.self) { Storage() } }
+      let handle = must { try container.handle(Storage.self) }
+      let built = must { try handle.resolve() }
+      allocations = AllocationCount.allocations {
+        gateResolveHandle(handle, built: built, count: count)
+      }
+    case "staticLet":
+      let built = StaticStorage.storage
+      allocations = AllocationCount.allocations { gateStaticLet(built: built, count: count) }
+    case "lazyMutex":
+      let lazy = LazyStorage()
+      let built = lazy.storage
+      allocations = AllocationCount.allocations {
+        gateLazyMutex(lazy, built: built, count: count)
       }
     case "resolveTransient":
       let container = Deferred.Container()
@@ -111,6 +130,41 @@ func gateResolveCached(_ container: Deferred.Container, built: Storage, count: I
       if storage !== built { fatalError("a cached resolve returned another instance") }
       blackHole(storage)
     }
+  }
+}
+
+/// `count` reads of a singleton built already through a handle looked up beforehand, each
+/// checked to be `built`.
+@inline(never)
+func gateResolveHandle(_ handle: ServiceHandle<Storage>, built: Storage, count: Int) {
+  must {
+    for _ in 0..<count {
+      let storage = try handle.resolve()
+      if storage !== built { fatalError("a handle returned another instance") }
+      blackHole(storage)
+    }
+  }
+}
+
+/// `count` reads of a global `static let` made already, each checked to be `built`: the
+/// reference the handle is compared with (not gated).
+@inline(never)
+func gateStaticLet(built: Storage, count: Int) {
+  for _ in 0..<count {
+    let storage = StaticStorage.storage
+    if storage !== built { fatalError("a static let returned another instance") }
+    blackHole(storage)
+  }
+}
+
+/// `count` reads of a lazy value behind a mutex, made already, each checked to be `built` (not
+/// gated).
+@inline(never)
+func gateLazyMutex(_ lazy: LazyStorage, built: Storage, count: Int) {
+  for _ in 0..<count {
+    let storage = lazy.storage
+    if storage !== built { fatalError("a lazy value returned another instance") }
+    blackHole(storage)
   }
 }
 

@@ -21,8 +21,15 @@ struct ChildProcess {
   /// Runs the benchmark binary with `arguments` and waits for it. The child's standard error
   /// goes to ours unless `quiet`; Swift's crash backtracer is off in the child, so that a crash
   /// ends it at once.
-  static func run(_ arguments: [String], quiet: Bool = false) -> ChildProcess {
-    let executable = executablePath()
+  ///
+  /// With a `launcher` (a program's absolute path and its arguments), runs that program with
+  /// the benchmark binary and `arguments` after its own: a profiler, say. `environment` is
+  /// added to the child's.
+  static func run(
+    _ arguments: [String], quiet: Bool = false, under launcher: [String] = [],
+    environment: [String] = []
+  ) -> ChildProcess {
+    let executable = launcher.first ?? executablePath()
     var pipeEnds: [Int32] = [0, 0]
     precondition(pipe(&pipeEnds) == 0, "pipe failed")
     var actions = posix_spawn_file_actions_t()
@@ -34,8 +41,9 @@ struct ChildProcess {
     if quiet {
       posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
     }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = childEnvironment().map { strdup($0) } + [nil]
+    let command = launcher.isEmpty ? [executable] : launcher + [executablePath()]
+    let argv = (command + arguments).map { strdup($0) } + [nil]
+    let envp = (childEnvironment() + environment).map { strdup($0) } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
     var pid = pid_t()
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
@@ -78,6 +86,16 @@ struct ChildProcess {
       entry += 1
     }
     return result + ["SWIFT_BACKTRACE=enable=no"]
+  }
+
+  /// The absolute path of `program` in one of the folders of `PATH`, if it is there.
+  static func find(_ program: String) -> String? {
+    guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(program)"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
   }
 
   /// The path of the running benchmark binary.

@@ -31,6 +31,33 @@ extension Report {
         "  \"allocationsPerResolveCached\": "
           + object(allocations.map { ($0.contender, fixed($0.perResolve, 2)) }))
     }
+    if let memory {
+      tail.append(
+        "  \"memoryPerService\": "
+          + object(
+            memory.map {
+              (
+                $0.contender,
+                object([
+                  ("bytesPerRegistration", fixed($0.bytesPerRegistration, 1)),
+                  ("bytesPerBuiltSingleton", fixed($0.bytesPerBuiltSingleton, 1)),
+                ])
+              )
+            }))
+    }
+    tail.append(
+      "  \"registerCold\": "
+        + object(
+          registerCold.map { outcome in
+            var members: [(String, String)] = []
+            if let nanoseconds = outcome.nanosecondsPerRegistration {
+              members.append(("nsPerRegistration", fixed(nanoseconds, 1)))
+            }
+            if let instructions = outcome.instructionsPerRegistration {
+              members.append(("instructionsPerRegistration", fixed(instructions, 0)))
+            }
+            return (outcome.form, object(members))
+          }))
     lines.append(tail.joined(separator: ",\n"))
     lines.append("}")
     return lines.joined(separator: "\n")

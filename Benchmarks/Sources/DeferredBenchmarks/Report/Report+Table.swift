@@ -50,6 +50,38 @@ extension Report {
     } else {
       lines.append("  not counted: malloc-interposer is not in charge of allocations here")
     }
+    lines.append("")
+    lines.append(
+      "memoryPerService: bytes kept per registered service and per built singleton, at "
+        + "\(MemoryPerService.services) services")
+    if let memory {
+      lines.append(
+        "  " + padded("row", 20) + padded("registered", 12, alignRight: true)
+          + padded("built", 12, alignRight: true))
+      for outcome in memory {
+        lines.append(
+          "  " + padded(outcome.contender, 20)
+            + padded(fixed(outcome.bytesPerRegistration, 1), 12, alignRight: true)
+            + padded(fixed(outcome.bytesPerBuiltSingleton, 1), 12, alignRight: true))
+      }
+    } else {
+      lines.append("  not counted: malloc-interposer is not in charge of allocations here")
+    }
+    lines.append("")
+    lines.append(
+      "registerCold: registering \(RegisterCold.length) services in a fresh process, per "
+        + "registration")
+    lines.append(
+      "  " + padded("row", 20) + padded("ns", 12, alignRight: true)
+        + padded("instructions", 14, alignRight: true))
+    for outcome in registerCold {
+      lines.append(
+        "  " + padded(outcome.form, 20)
+          + padded(
+            outcome.nanosecondsPerRegistration.map { fixed($0, 1) } ?? "-", 12, alignRight: true)
+          + padded(
+            outcome.instructionsPerRegistration.map { fixed($0, 0) } ?? "-", 14, alignRight: true))
+    }
     return lines.joined(separator: "\n")
   }
 }

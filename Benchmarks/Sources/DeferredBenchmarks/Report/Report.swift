@@ -28,6 +28,9 @@ struct Report {
   var survival: [DeepChainSurvival.Outcome] = []
   /// `nil` where allocations cannot be counted.
   var allocations: [AllocationCount.Outcome]?
+  /// `nil` where bytes cannot be counted.
+  var memory: [MemoryPerService.Outcome]?
+  var registerCold: [RegisterCold.Outcome] = []
 
   /// Whether a measurement broke.
   var hasFailures: Bool {

@@ -18,6 +18,18 @@ extension Scenario {
             }
           }
         },
+        .calibrated(Contender.deferredHandle) {
+          // A handle looked up once, as a view model keeps one: read in the loop.
+          let container = Deferred.Container()
+          must { try container.register(Storage.self) { Storage() } }
+          let storage = must { try container.handle(Storage.self) }
+          blackHole(must { try storage.resolve() })
+          return { iterations in
+            nanoseconds {
+              must { for _ in 0..<iterations { blackHole(try storage.resolve()) } }
+            }
+          }
+        },
         .calibrated(Contender.swinject) {
           // A plain container: its fastest form, for use from one thread.
           let container = Swinject.Container()

@@ -26,12 +26,17 @@ struct Scenario: Sendable {
 /// The names of the rows, as the report shows them.
 enum Contender {
   static let deferred = "Deferred"
+  /// Deferred read through a ``ServiceHandle``, looked up once.
+  static let deferredHandle = "DeferredHandle"
   static let swinject = "Swinject"
   static let dependencies = "swift-dependencies"
   /// A hand-written lazy value behind `Synchronization.Mutex`.
   static let lazyMutex = "lazyMutex"
   /// A global `static let`.
   static let staticLet = "staticLet"
+  /// A hand-written container: a dictionary of lazy factories behind one mutex
+  /// (``HandWrittenContainer``).
+  static let handWritten = "handWritten"
 
   /// The dependency-injection libraries, which every scenario compares.
   static let containers = [deferred, swinject, dependencies]
