@@ -23,7 +23,10 @@ import Testing
       + Self.named(Milestone.self) + Self.named(Hazard.self) + Self.named(LaunchBudget.self)
       + Self.named(BudgetViolation.self) + Self.named(ValidationIssue.self)
       + Self.named(WaitEvent.self) + Self.named(JSONError.self)
-    #expect(count == 30)
+      + Self.named(LaunchHistory.self) + Self.named(LaunchHistoryStorage.self)
+      + Self.named(LaunchHistoryStorageError.self) + Self.named(DirectoryHistoryStorage.self)
+      + Self.named(MemoryHistoryStorage.self) + Self.named(RegressionThreshold.self)
+    #expect(count == 36)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility
