@@ -182,7 +182,14 @@ public final class LaunchHistory: Sendable {
   /// - Parameter service: The service's name, as in ``BuildRecord/service``.
   /// - Returns: The median, the lower of the two middle values for an even count.
   public func typicalSelfTime(of service: String) -> Duration? {
-    Self.median(costs(of: service).lazy.filter { $0.outcome == .built }.map(\.selfTime))
+    // Under the lock, without copying the costs: the first frame asks for every service.
+    withState { state in
+      guard let costs = state.snapshot.services[service] else { return nil }
+      var times: [Duration] = []
+      times.reserveCapacity(costs.count)
+      for cost in costs where cost.outcome == .built { times.append(cost.selfTime) }
+      return Self.median(times)
+    }
   }
 
   /// The median offset of `milestone` over the window, or `nil` if none was remembered.
@@ -329,8 +336,9 @@ public final class LaunchHistory: Sendable {
     return HistoryFormat.decode(bytes, window: window)
   }
 
-  static func median(_ values: some Sequence<Duration>) -> Duration? {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+  static func median(_ values: [Duration]) -> Duration? {
+    var values = values
+    values.sort()
+    return values.isEmpty ? nil : values[(values.count - 1) / 2]
   }
 }

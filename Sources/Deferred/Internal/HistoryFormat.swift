@@ -76,8 +76,12 @@ enum HistoryFormat {
     guard checksum(bytes[..<(length - 4)]) == stored else {
       return .failure(Problem("it is corrupt (its checksum does not match)"))
     }
-    var reader = Reader(bytes: bytes, position: headerSize, end: length - 4)
-    guard let snapshot = reader.snapshot(window: window), reader.position == reader.end else {
+    let snapshot = bytes.withUnsafeBufferPointer { buffer in
+      var reader = Reader(bytes: buffer, position: headerSize, end: length - 4)
+      let snapshot = reader.snapshot(window: window)
+      return reader.position == reader.end ? snapshot : nil
+    }
+    guard let snapshot else {
       return .failure(Problem("it is corrupt (its contents do not parse)"))
     }
     return .success(snapshot)
@@ -109,11 +113,14 @@ enum HistoryFormat {
     return hash
   }
 
+  /// Reads the bytes between `position` and `end`, which lie inside `bytes`: every read
+  /// checks `end` first.
   private struct Reader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var position: Int
     let end: Int
 
+    @inline(__always)
     mutating func varint() -> UInt64? {
       var value: UInt64 = 0
       var shift: UInt64 = 0
@@ -161,7 +168,7 @@ enum HistoryFormat {
       snapshot.services.reserveCapacity(serviceCount)
       for _ in 0..<serviceCount {
         guard let length = itemCount(atLeast: 1) else { return nil }
-        let utf8 = bytes[position..<(position + length)]
+        let utf8 = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
         let name = String(decoding: utf8, as: UTF8.self)
         // Invalid UTF-8 decodes with replacement characters: their bytes differ.
         guard name.utf8.elementsEqual(utf8) else { return nil }
