@@ -71,6 +71,8 @@ extension Container {
   /// - Throws: ``DeferredError/Code/launchOrder`` if ``launch(_:)`` has not completed, or the
   ///   container was shut down.
   public func firstFrameDrawn() throws(DeferredError) {
+    // Read before the medians order the background builds, outside the launch lock.
+    history?.load()
     let now = clock.now()
     // The table is read under the launch lock, once the phase has moved on: a registration
     // either is in it or, reading the phase after it registered, is adopted.
@@ -214,7 +216,10 @@ extension Container {
   /// the spot; callbacks are the app's code).
   private func perform(_ work: LaunchWork) {
     if work.reachedFirstFrame { mark(.firstFrame) }
-    if work.reachedFullyReady { mark(.fullyReady) }
+    if work.reachedFullyReady {
+      mark(.fullyReady)
+      recordInHistory()
+    }
     for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
     for delay in work.timers {
       scheduler.schedule(
@@ -252,6 +257,20 @@ extension Container {
           self?.runScheduled(entry, qos: qos)
         })
     }
+  }
+
+  /// Once fully ready: hands the scheduler a background job that records the launch in the
+  /// history and saves it, off the launch's path. A child's launches are not recorded.
+  private func recordInHistory() {
+    guard history != nil, parent == nil else { return }
+    scheduler.schedule(
+      LaunchJob(label: "record launch history", qos: .background) { [weak self] in
+        guard let self, let history = self.history else { return }
+        let token = history.reserveToken()
+        self.historyToken.store(token, ordering: .releasing)
+        history.record(self.launchReport(), token: token)
+        history.save()
+      })
   }
 
   /// Runs a scheduled build, then, while the builds it made ready include a synchronous one of

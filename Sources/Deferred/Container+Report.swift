@@ -3,6 +3,8 @@ extension Container {
   /// the hazards worth fixing.
   ///
   /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
+  /// With a ``history``, it names the regressions against the launches before this one, and
+  /// the history's problems reading or saving its storage.
   /// Services a child container shares with its parent are recorded in the parent's report.
   ///
   /// - Parameter criticalShareLimit: The share of the critical phase above which one critical
@@ -144,6 +146,13 @@ extension Container {
               + " (more than \(Int((criticalShareLimit * 100).rounded()))%).",
             duration: build.selfDuration))
       }
+    }
+
+    if let history {
+      // Compared with the launches before this one, even once this one is recorded.
+      let baseline = history.baseline(for: historyToken.load(ordering: .acquiring))
+      hazards += history.hazards
+      hazards += history.regressions(builds: builds, milestones: milestones, against: baseline)
     }
 
     var dependencies: [String: [String]] = [:]

@@ -56,8 +56,11 @@ public final class Container: Sendable {
   public let clock: any LaunchClock
   /// How many synchronous deferred builds may run at once.
   public let maxConcurrentBuilds: Int
-  /// What past launches cost, if the app keeps a history; a child shares its parent's.
+  /// What past launches cost, if the app keeps a history; a child shares its parent's. The
+  /// container (not a child) records its launch in it once fully ready, in a background job.
   public let history: LaunchHistory?
+  /// The token this container recorded its launch in ``history`` with; 0 before.
+  let historyToken = Atomic<Int>(0)
 
   /// The launch and its deferred builds, as one state machine.
   let launchSchedule: Locked<LaunchSchedule>

@@ -17,6 +17,20 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
     /// A build on the main-thread lane took longer than a frame (16.7 ms): touches and frames
     /// waited for it.
     case longMainLaneBuild
+    /// A service took longer than it usually does: more than the history's
+    /// ``RegressionThreshold`` over its median in the launches before this one
+    /// (``Hazard/baseline`` is that median, ``Hazard/duration`` this launch's self time).
+    case regression
+    /// The first frame or full readiness came later than it usually does: the hazard's service
+    /// is the milestone's name (`firstFrame`, `fullyReady`), ``Hazard/baseline`` its median
+    /// offset and ``Hazard/duration`` this launch's.
+    case milestoneRegression
+    /// The stored ``LaunchHistory`` could not be read (empty, truncated, corrupt, too large or
+    /// of another format version): it was ignored, and is replaced by the next save.
+    case historyUnreadable
+    /// The ``LaunchHistory`` could not be saved (the directory is missing or read-only, the
+    /// disk is full): this launch's costs are kept in memory only.
+    case historyUnwritable
   }
 
   /// The kind of hazard.
@@ -27,6 +41,8 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
   public var detail: String
   /// How long it cost, where that applies.
   public var duration: Duration?
+  /// What it usually costs, for a regression: the median of the launches before this one.
+  public var baseline: Duration?
 
   /// Creates a hazard.
   ///
@@ -35,11 +51,16 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
   ///   - service: The service it is about.
   ///   - detail: What happened.
   ///   - duration: What it cost.
-  public init(kind: Kind, service: String, detail: String, duration: Duration? = nil) {
+  ///   - baseline: What it usually costs, for a regression.
+  public init(
+    kind: Kind, service: String, detail: String, duration: Duration? = nil,
+    baseline: Duration? = nil
+  ) {
     self.kind = kind
     self.service = service
     self.detail = detail
     self.duration = duration
+    self.baseline = baseline
   }
 
   /// The sentence that says what happened.
@@ -48,7 +69,7 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
 
 extension Hazard: Codable {
   private enum CodingKeys: String, CodingKey {
-    case kind, service, detail, durationNs
+    case kind, service, detail, durationNs, baselineNs
   }
 
   /// Reads a hazard in the shape of the report's JSON schema.
@@ -61,7 +82,8 @@ extension Hazard: Codable {
       kind: try values.decode(Kind.self, forKey: .kind),
       service: try values.decode(String.self, forKey: .service),
       detail: try values.decode(String.self, forKey: .detail),
-      duration: try values.decodeNanosecondsIfPresent(forKey: .durationNs))
+      duration: try values.decodeNanosecondsIfPresent(forKey: .durationNs),
+      baseline: try values.decodeNanosecondsIfPresent(forKey: .baselineNs))
   }
 
   /// Writes the hazard in the shape of the report's JSON schema.
@@ -74,5 +96,6 @@ extension Hazard: Codable {
     try values.encode(service, forKey: .service)
     try values.encode(detail, forKey: .detail)
     try values.encodeNanoseconds(duration, forKey: .durationNs)
+    try values.encodeNanosecondsIfPresent(baseline, forKey: .baselineNs)
   }
 }

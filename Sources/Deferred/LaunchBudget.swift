@@ -16,6 +16,11 @@ public struct LaunchBudget: Sendable, Hashable {
   public var criticalInitializer: Duration?
   /// Whether the main thread may wait for builds on other threads.
   public var mainThreadWaits: Bool
+  /// Whether the launch may regress: a service, the first frame or full readiness slower than
+  /// the history's median by more than its threshold (the report's
+  /// ``Hazard/Kind/regression`` and ``Hazard/Kind/milestoneRegression`` hazards; a container
+  /// with a ``LaunchHistory`` names them). Set it to `false` in CI to fail on a regression.
+  public var regressions: Bool
 
   /// Creates a budget; a limit left `nil` is not checked.
   ///
@@ -24,14 +29,16 @@ public struct LaunchBudget: Sendable, Hashable {
   ///   - criticalPhase: The longest critical phase.
   ///   - criticalInitializer: The longest critical initializer (its self time).
   ///   - mainThreadWaits: Whether the main thread may wait for other threads' builds.
+  ///   - regressions: Whether the launch may be slower than its history's medians.
   public init(
     firstFrame: Duration? = nil, criticalPhase: Duration? = nil,
-    criticalInitializer: Duration? = nil, mainThreadWaits: Bool = true
+    criticalInitializer: Duration? = nil, mainThreadWaits: Bool = true, regressions: Bool = true
   ) {
     self.firstFrame = firstFrame
     self.criticalPhase = criticalPhase
     self.criticalInitializer = criticalInitializer
     self.mainThreadWaits = mainThreadWaits
+    self.regressions = regressions
   }
 }
 
@@ -47,6 +54,8 @@ public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
     case criticalInitializer
     /// ``LaunchBudget/mainThreadWaits``.
     case mainThreadWaits
+    /// ``LaunchBudget/regressions``.
+    case regressions
 
     /// The rule's name: the name of the budget's property.
     public var description: String { rawValue }
@@ -54,12 +63,14 @@ public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
 
   /// Which limit.
   public var rule: Rule
-  /// The limit (zero for ``Rule/mainThreadWaits``).
+  /// The limit (zero for ``Rule/mainThreadWaits`` and ``Rule/regressions``).
   public var limit: Duration
   /// What the launch took: for a limit whose milestone has not happened, `Duration`'s largest
-  /// whole number of nanoseconds.
+  /// whole number of nanoseconds; for ``Rule/regressions``, how much slower than their
+  /// medians the regressions were, together.
   public var actual: Duration
-  /// The services that broke it, costliest first.
+  /// The services that broke it, costliest first (for ``Rule/regressions``: the services, and
+  /// `firstFrame` or `fullyReady`, as the hazards name them).
   public var services: [String]
 
   /// Creates a violation.
@@ -81,6 +92,9 @@ public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
     let who = services.isEmpty ? "" : " (\(services.joined(separator: ", ")))"
     if rule == .mainThreadWaits {
       return "The main thread waited \(milliseconds(actual)) for other threads' builds\(who)."
+    }
+    if rule == .regressions {
+      return "The launch regressed by \(milliseconds(actual)) in all\(who)."
     }
     return "\(rule): \(milliseconds(actual)) is over the budget of \(milliseconds(limit))\(who)."
   }
@@ -135,6 +149,25 @@ extension LaunchReport {
             actual: waits.compactMap(\.duration).reduce(.zero, +), services: waits.map(\.service)))
       }
     }
+    if !budget.regressions {
+      let regressions = hazards.filter { $0.kind == .regression || $0.kind == .milestoneRegression }
+        .sorted { ($0.slower, $1.service) > ($1.slower, $0.service) }
+      if !regressions.isEmpty {
+        violations.append(
+          BudgetViolation(
+            rule: .regressions, limit: .zero,
+            actual: regressions.map(\.slower).reduce(.zero, +),
+            services: regressions.map(\.service)))
+      }
+    }
     return violations
+  }
+}
+
+extension Hazard {
+  /// For a regression: how much slower than its baseline.
+  fileprivate var slower: Duration {
+    guard let duration, let baseline, duration > baseline else { return .zero }
+    return duration - baseline
   }
 }

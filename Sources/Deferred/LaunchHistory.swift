@@ -6,9 +6,21 @@
 /// services that got slower.
 ///
 /// ```swift
-/// let history = LaunchHistory()
+/// let history = LaunchHistory(directory: cachesDirectory)
 /// let container = Container(history: history)
 /// ```
+///
+/// A history made with a directory (or any ``LaunchHistoryStorage``) lasts across launches: it
+/// reads its file when it is first used (the container uses it when the first frame is drawn,
+/// to order the background builds), and once the app is fully ready the container appends this
+/// launch to it in a background job of its scheduler, never on the launch's path. A file that
+/// cannot be read (empty, truncated, corrupt, too large, another format version) is ignored
+/// and replaced by the next save; a directory that cannot be written keeps the launch in
+/// memory only. Either is a hazard in the next ``LaunchReport``, never an error or a crash.
+///
+/// With a history, ``Container/launchReport(criticalShareLimit:)`` names the services, and the
+/// first frame and full readiness, that were slower than their median over the launches before
+/// this one by more than ``regressionThreshold``.
 public final class LaunchHistory: Sendable {
   /// What one launch cost one service.
   public struct Cost: Sendable, Hashable, Codable {
@@ -40,29 +52,128 @@ public final class LaunchHistory: Sendable {
     var milestones: [Milestone.Kind: [Duration]] = [:]
     /// How many launches were recorded.
     var launches = 0
+    /// The launch (counted as ``launches`` counts) that last recorded each service.
+    var lastSeen: [String: Int] = [:]
+
+    /// Adds one launch, keeping `window` costs of each service, and forgetting the services
+    /// none of the last `window` launches built (no longer registered, or no longer built).
+    mutating func apply(_ entry: Entry, window: Int) {
+      launches += 1
+      for (service, cost) in entry.services {
+        services[service, default: []].append(cost)
+        let excess = services[service, default: []].count - window
+        if excess > 0 { services[service]?.removeFirst(excess) }
+        lastSeen[service] = launches
+      }
+      for (kind, offset) in entry.milestones {
+        milestones[kind, default: []].append(offset)
+        let excess = milestones[kind, default: []].count - window
+        if excess > 0 { milestones[kind]?.removeFirst(excess) }
+      }
+      if services.count > entry.services.count {
+        for (service, seen) in lastSeen where launches - seen >= window {
+          services[service] = nil
+          lastSeen[service] = nil
+        }
+      }
+    }
+  }
+
+  /// What one launch adds: each service's last build, and the milestones.
+  struct Entry: Sendable {
+    var services: [String: Cost] = [:]
+    var milestones: [Milestone.Kind: Duration] = [:]
+
+    init(_ report: LaunchReport) {
+      for build in report.builds {
+        services[build.service] = Cost(
+          selfTime: build.selfDuration, cpu: build.cpu, outcome: build.outcome)
+      }
+      for milestone in report.milestones where milestone.kind != .processStart {
+        milestones[milestone.kind] = milestone.offset
+      }
+    }
+  }
+
+  private struct State {
+    var snapshot = Snapshot()
+    /// Whether the storage was read (a history in memory has nothing to read).
+    var loaded: Bool
+    /// Launches recorded and not saved yet, oldest first.
+    var pending: [Entry] = []
+    /// Problems reading or writing the storage, as hazards.
+    var hazards: [Hazard] = []
+    /// The last token a container was handed for the launch it records.
+    var lastToken = 0
+    /// The history as it was before the launches recorded with a token: what those launches
+    /// are compared with. The last few only.
+    var baselines: [(token: Int, snapshot: Snapshot)] = []
   }
 
   /// How many launches are remembered per service.
   public let window: Int
-  private let state: Locked<Snapshot>
+  /// How much slower than its median a service, the first frame or full readiness must be for
+  /// a report to name it a regression.
+  public let regressionThreshold: RegressionThreshold
+  /// Where the history is kept between launches; `nil` for a history in memory.
+  public let storage: (any LaunchHistoryStorage)?
+  private let state: Locked<State>
+  /// Held while saving: one save at a time reads, merges and writes.
+  private let saving = Locked(())
 
   /// Creates an empty history kept in memory.
   ///
-  /// - Parameter window: How many launches to remember per service; at least 1, 20 by default.
-  public init(window: Int = 20) {
+  /// - Parameters:
+  ///   - window: How many launches to remember per service; at least 1, 20 by default.
+  ///   - regressionThreshold: When a launch's report names a regression.
+  public init(window: Int = 20, regressionThreshold: RegressionThreshold = RegressionThreshold()) {
     self.window = max(1, window)
-    self.state = Locked(Snapshot())
+    self.regressionThreshold = regressionThreshold
+    self.storage = nil
+    self.state = Locked(State(loaded: true))
+  }
+
+  /// Creates a history kept in `storage`, read when it is first used.
+  ///
+  /// - Parameters:
+  ///   - storage: Where to keep it.
+  ///   - window: How many launches to remember per service; at least 1, 20 by default.
+  ///   - regressionThreshold: When a launch's report names a regression.
+  public init(
+    storage: any LaunchHistoryStorage, window: Int = 20,
+    regressionThreshold: RegressionThreshold = RegressionThreshold()
+  ) {
+    self.window = max(1, window)
+    self.regressionThreshold = regressionThreshold
+    self.storage = storage
+    self.state = Locked(State(loaded: false))
+  }
+
+  /// Creates a history kept in a file of `directory` (``DirectoryHistoryStorage``), read when
+  /// it is first used.
+  ///
+  /// - Parameters:
+  ///   - directory: An existing directory the app may write: its caches directory, say.
+  ///   - window: How many launches to remember per service; at least 1, 20 by default.
+  ///   - regressionThreshold: When a launch's report names a regression.
+  public convenience init(
+    directory: String, window: Int = 20,
+    regressionThreshold: RegressionThreshold = RegressionThreshold()
+  ) {
+    self.init(
+      storage: DirectoryHistoryStorage(directory: directory), window: window,
+      regressionThreshold: regressionThreshold)
   }
 
   /// How many launches were recorded.
-  public var launchCount: Int { state.withLock { $0.launches } }
+  public var launchCount: Int { withState { $0.snapshot.launches } }
 
   /// The costs remembered for `service` (named as in ``BuildRecord/service``), oldest first.
   ///
   /// - Parameter service: The service's name.
   /// - Returns: At most ``window`` costs.
   public func costs(of service: String) -> [Cost] {
-    state.withLock { $0.services[service] ?? [] }
+    withState { $0.snapshot.services[service] ?? [] }
   }
 
   /// The median self time of `service`'s successful builds over the window, or `nil` if none
@@ -71,7 +182,14 @@ public final class LaunchHistory: Sendable {
   /// - Parameter service: The service's name, as in ``BuildRecord/service``.
   /// - Returns: The median, the lower of the two middle values for an even count.
   public func typicalSelfTime(of service: String) -> Duration? {
-    median(costs(of: service).lazy.filter { $0.outcome == .built }.map(\.selfTime))
+    // Under the lock, without copying the costs: the first frame asks for every service.
+    withState { state in
+      guard let costs = state.snapshot.services[service] else { return nil }
+      var times: [Duration] = []
+      times.reserveCapacity(costs.count)
+      for cost in costs where cost.outcome == .built { times.append(cost.selfTime) }
+      return Self.median(times)
+    }
   }
 
   /// The median offset of `milestone` over the window, or `nil` if none was remembered.
@@ -79,36 +197,148 @@ public final class LaunchHistory: Sendable {
   /// - Parameter milestone: The milestone.
   /// - Returns: The median.
   public func typicalOffset(of milestone: Milestone.Kind) -> Duration? {
-    median(state.withLock { $0.milestones[milestone] ?? [] })
+    Self.median(withState { $0.snapshot.milestones[milestone] ?? [] })
   }
 
-  /// Adds a launch's costs: each service's last build in `report`, and its milestones.
+  /// Problems reading or saving the stored history, as hazards: each
+  /// ``Hazard/Kind/historyUnreadable`` or ``Hazard/Kind/historyUnwritable``. A container's
+  /// reports include them.
+  public var hazards: [Hazard] { withState { $0.hazards } }
+
+  /// Adds a launch's costs: each service's last build in `report`, and its milestones. A
+  /// history kept in a storage writes them with the next ``save()``.
+  ///
+  /// A container with a history records its own launches, once fully ready: call this for
+  /// launches of your own only.
   ///
   /// - Parameter report: The launch's report, best made once it is fully ready.
   public func record(_ report: LaunchReport) {
-    var last: [String: Cost] = [:]
-    for build in report.builds {
-      last[build.service] = Cost(
-        selfTime: build.selfDuration, cpu: build.cpu, outcome: build.outcome)
-    }
-    let window = window
-    state.withLock { snapshot in
-      snapshot.launches += 1
-      for (service, cost) in last {
-        snapshot.services[service, default: []].append(cost)
-        let excess = snapshot.services[service, default: []].count - window
-        if excess > 0 { snapshot.services[service]?.removeFirst(excess) }
-      }
-      for milestone in report.milestones where milestone.kind != .processStart {
-        snapshot.milestones[milestone.kind, default: []].append(milestone.offset)
-        let excess = snapshot.milestones[milestone.kind, default: []].count - window
-        if excess > 0 { snapshot.milestones[milestone.kind]?.removeFirst(excess) }
+    record(report, token: nil)
+  }
+
+  /// Reads the stored history now, if it was not read yet; does nothing for a history in
+  /// memory. Every other use reads it first, so calling this only chooses when the reading
+  /// happens: the container calls it when the first frame is drawn, outside its locks.
+  public func load() {
+    withState { _ in }
+  }
+
+  /// Writes the launches recorded since the last save to the storage: it reads the stored
+  /// history again, adds them, and replaces it atomically, so that a save of another process
+  /// made since this one read is kept (Docs/Design.md, "Launch history").
+  ///
+  /// A container with a history saves in a background job once the app is fully ready. A
+  /// failure is a ``Hazard/Kind/historyUnwritable`` hazard in ``hazards``; the launches stay
+  /// in memory, for the next save to try again.
+  public func save() {
+    guard let storage else { return }
+    saving.withLock { _ in
+      let pending = withState { $0.pending }
+      guard !pending.isEmpty else { return }
+      // What another process saved since this one read; a file unreadable now is replaced.
+      var merged = Snapshot()
+      if case .success(let stored)? = read(storage) { merged = stored }
+      for entry in pending { merged.apply(entry, window: window) }
+      do throws(LaunchHistoryStorageError) {
+        try storage.replace(with: HistoryFormat.encode(merged))
+        let window = window
+        state.withLock { state in
+          state.pending.removeFirst(min(pending.count, state.pending.count))
+          for entry in state.pending { merged.apply(entry, window: window) }
+          state.snapshot = merged
+        }
+      } catch {
+        let hazard = Hazard(
+          kind: .historyUnwritable, service: Self.hazardService,
+          detail: "The launch history (\(storage)) could not be saved: \(error.message).")
+        state.withLock { $0.hazards.append(hazard) }
       }
     }
   }
 
-  private func median(_ values: some Sequence<Duration>) -> Duration? {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2]
+  // MARK: - For the container
+
+  /// The name the history's hazards give as their service.
+  static let hazardService = "LaunchHistory"
+
+  /// A token for a container to record its launch with: the report it makes afterwards
+  /// compares the launch with the history as it was before.
+  func reserveToken() -> Int {
+    state.withLock { state in
+      state.lastToken += 1
+      return state.lastToken
+    }
+  }
+
+  /// Adds a launch; with a token, keeps the history as it was before, for
+  /// ``baseline(for:)``.
+  func record(_ report: LaunchReport, token: Int?) {
+    let entry = Entry(report)
+    let (window, keepsPending) = (window, storage != nil)
+    withState { state in
+      if let token {
+        state.baselines.append((token, state.snapshot))
+        if state.baselines.count > 4 { state.baselines.removeFirst() }
+      }
+      state.snapshot.apply(entry, window: window)
+      if keepsPending { state.pending.append(entry) }
+    }
+  }
+
+  /// The history a launch recorded with `token` is compared with: as it was before that
+  /// launch; the history as it is for a launch not recorded (yet).
+  func baseline(for token: Int) -> Snapshot {
+    withState { state in
+      state.baselines.last { $0.token == token }?.snapshot ?? state.snapshot
+    }
+  }
+
+  // MARK: - Inside
+
+  /// Runs `body` on the state, once the storage has been read.
+  private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+    state.withLock { state in
+      if !state.loaded {
+        state.loaded = true
+        if let storage {
+          switch read(storage) {
+          case .success(let snapshot)?: state.snapshot = snapshot
+          case .failure(let problem)?:
+            state.hazards.append(
+              Hazard(
+                kind: .historyUnreadable, service: Self.hazardService,
+                detail: "The launch history (\(storage)) was ignored: \(problem.message)."))
+          case nil: break
+          }
+        }
+      }
+      return body(&state)
+    }
+  }
+
+  /// The stored history, `nil` if none is stored, or why it cannot be read.
+  private func read(_ storage: any LaunchHistoryStorage) -> Result<
+    Snapshot, HistoryFormat.Problem
+  >? {
+    let bytes: [UInt8]
+    do throws(LaunchHistoryStorageError) {
+      guard let read = try storage.read(limit: HistoryFormat.byteLimit) else { return nil }
+      bytes = read
+    } catch {
+      return .failure(HistoryFormat.Problem("it could not be read (\(error.message))"))
+    }
+    guard bytes.count <= HistoryFormat.byteLimit else {
+      return .failure(
+        HistoryFormat.Problem(
+          "it could not be read (\(bytes.count) bytes, more than the"
+            + " \(HistoryFormat.byteLimit) a history may have)"))
+    }
+    return HistoryFormat.decode(bytes, window: window)
+  }
+
+  static func median(_ values: [Duration]) -> Duration? {
+    var values = values
+    values.sort()
+    return values.isEmpty ? nil : values[(values.count - 1) / 2]
   }
 }

@@ -92,7 +92,8 @@ extension LaunchReport {
         Hazard(
           kind: kind, service: try text(item["service"], "service"),
           detail: try text(item["detail"], "detail"),
-          duration: optionalNanoseconds(item["durationNs"])))
+          duration: optionalNanoseconds(item["durationNs"]),
+          baseline: optionalNanoseconds(item["baselineNs"])))
     }
     var dependencies: [String: [String]] = [:]
     for item in root["dependencies"]?.array ?? [] {
@@ -197,11 +198,14 @@ extension LaunchReport {
       (
         "hazards",
         .array(
-          hazards.map {
-            .object([
-              ("kind", .string($0.kind.rawValue)), ("service", .string($0.service)),
-              ("detail", .string($0.detail)), ("durationNs", optional($0.duration)),
-            ])
+          hazards.map { hazard in
+            var members: [(String, JSONValue)] = [
+              ("kind", .string(hazard.kind.rawValue)), ("service", .string(hazard.service)),
+              ("detail", .string(hazard.detail)), ("durationNs", optional(hazard.duration)),
+            ]
+            // Only a regression has one: older documents, and other hazards, have none.
+            if let baseline = hazard.baseline { members.append(("baselineNs", number(baseline))) }
+            return .object(members)
           })
       ),
       (

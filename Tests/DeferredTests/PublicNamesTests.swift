@@ -24,7 +24,11 @@ import Testing
       + Self.named(BudgetViolation.self) + Self.named(ValidationIssue.self)
       + Self.named(WaitEvent.self) + Self.named(JSONError.self)
       + Self.named(ServiceHandle<Int>.self)
-    #expect(count == 31)
+      + Self.named(LaunchHistory.self) + Self.named(LaunchHistoryStorage.self)
+      + Self.named(LaunchHistoryStorageError.self) + Self.named(DirectoryHistoryStorage.self)
+      + Self.named(MemoryHistoryStorage.self) + Self.named(RegressionThreshold.self)
+      + Self.named(Advice.self) + Self.named(LaunchPrediction.self)
+    #expect(count == 39)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility
