@@ -23,7 +23,9 @@ import Testing
       + Self.named(Milestone.self) + Self.named(Hazard.self) + Self.named(LaunchBudget.self)
       + Self.named(BudgetViolation.self) + Self.named(ValidationIssue.self)
       + Self.named(WaitEvent.self) + Self.named(JSONError.self)
-    #expect(count == 30)
+      + Self.named(FactoryKey<Int, Int>.self) + Self.named(CollectionKey<Int>.self)
+      + Self.named((any Module).self)
+    #expect(count == 33)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility
