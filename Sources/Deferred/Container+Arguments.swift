@@ -98,7 +98,9 @@ extension Container {
         key: key.erased, scope: .transient, priority: priority, dependencies: dependencies,
         owner: self,
         factory: .sync { resolver, value in
-          guard let argument = resolver.argument else {
+          // Taken before anything else runs on the context: a dependency's factory may make
+          // another argument factory's value.
+          guard let argument = resolver.context.argument.take() else {
             throw DeferredError(
               .factoryFailed, key: key.erased, chain: resolver.context.chain,
               detail: "an argument factory is made only with its argument")
@@ -343,11 +345,10 @@ extension AnyNode {
     let span = owner.recorder.begin(context)
     let destination = ValueDestination.allocate(Value.self)
     let failure = withUnsafePointer(to: argument) { pointer -> DeferredError? in
+      context.argument = UnsafeRawPointer(pointer)
+      defer { context.argument = nil }
       do {
-        try factory(
-          Resolver(
-            container: owner, context: context, dependent: self,
-            argument: UnsafeRawPointer(pointer)), destination)
+        try factory(Resolver(container: owner, context: context, dependent: self), destination)
         return nil
       } catch {
         return (error as? DeferredError)

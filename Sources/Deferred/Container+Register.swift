@@ -262,6 +262,7 @@ extension Container {
     return key
   }
 
+  @inline(__always)
   func add(_ node: AnyNode, replacing: Bool, note: RegistrationNote? = nil) throws(DeferredError) {
     try checkPhase(node)
     try registry.withLock { registry throws(DeferredError) in
@@ -272,6 +273,7 @@ extension Container {
   }
 
   /// Refuses a critical registration once the launch has begun.
+  @inline(__always)
   func checkPhase(_ node: AnyNode) throws(DeferredError) {
     let phase =
       LaunchSchedule.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
@@ -285,6 +287,7 @@ extension Container {
 
   /// Refuses a registration in a container shut down, or in a child that has resolved. Under
   /// the lock.
+  @inline(__always)
   func checkOpen(_ node: AnyNode, _ registry: borrowing Registry) throws(DeferredError) {
     if registry.isShutDown {
       throw DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
@@ -296,6 +299,7 @@ extension Container {
 
   /// Puts `node` in the registry and its table, replacing a registration of its key if
   /// `replacing`; keeps its note, with the module the calling thread installs. Under the lock.
+  @inline(__always)
   func insert(
     _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
   ) throws(DeferredError) {

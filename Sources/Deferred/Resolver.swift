@@ -13,8 +13,6 @@ public struct Resolver: ~Copyable {
   let container: Container
   let context: BuildContext
   let dependent: AnyNode
-  /// For an argument factory: the argument it is made with.
-  var argument: UnsafeRawPointer? = nil
 
   /// Resolves the service registered for `type` and `name`, building it if need be.
   ///

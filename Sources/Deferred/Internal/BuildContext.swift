@@ -39,6 +39,8 @@ final class BuildContext: @unchecked Sendable {
   @exclusivity(unchecked) var scheduled: AnyNode?
   @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?
+  /// The argument of the argument factory about to run on this context, until it takes it.
+  @exclusivity(unchecked) var argument: UnsafeRawPointer?
 
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
