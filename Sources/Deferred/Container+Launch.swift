@@ -41,8 +41,11 @@ extension Container {
     context.flags = flags
     defer { (context.trigger, context.flags) = saved }
     do throws(DeferredError) {
+      // An argument factory's priority is its dependencies': the walk builds them, not it.
       for node in currentTable().orderedNodes
-      where node.scope == .singleton && node.priority.resolved(in: flags).stage == .critical {
+      where (node.scope == .singleton || node.takesArgument)
+        && node.priority.resolved(in: flags).stage == .critical
+      {
         try node.ensureReady(context)
       }
     } catch {

@@ -258,17 +258,30 @@ extension Container {
 
   func add<Value: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false
+    dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false,
+    note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
         owner: self, factory: factory, isMainActor: isMainActor),
-      replacing: replacing)
+      replacing: replacing, note: note)
     return key
   }
 
-  private func add(_ node: AnyNode, replacing: Bool) throws(DeferredError) {
+  @inline(__always)
+  func add(_ node: AnyNode, replacing: Bool, note: RegistrationNote? = nil) throws(DeferredError) {
+    try checkPhase(node)
+    try registry.withLock { registry throws(DeferredError) in
+      try checkOpen(node, registry)
+      try insert(node, replacing: replacing, note: note, into: &registry)
+    }
+    scheduleIfLaunched(node)
+  }
+
+  /// Refuses a critical registration once the launch has begun.
+  @inline(__always)
+  func checkPhase(_ node: AnyNode) throws(DeferredError) {
     let phase =
       LaunchSchedule.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
     if phase != .notLaunched && node.priority.isCritical {
@@ -277,46 +290,67 @@ extension Container {
         .registrationTooLate, key: node.key, chain: [node.key],
         detail: "critical services must be registered before launch()")
     }
-    try registry.withLock { registry throws(DeferredError) in
-      if registry.isShutDown {
-        throw DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
-      }
-      if parent != nil && registry.hasPublished {
-        throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
-      }
-      // The table holds this container's own registrations (a child's copies join it only
-      // once it has published, and it may register no more then).
-      let key = node.key
-      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
-        .takeUnretainedValue()
-      {
-        // Refused while a live child has resolved through this container; otherwise retired
-        // only if it was never built nor is being built. Work queued for it moves to the
-        // replacement, and a resolve that found it builds the replacement.
-        let child = replacing ? registry.livePublishedChild : nil
-        guard replacing && child == nil && existing.retire(replacedBy: node) else {
-          throw DeferredError(
-            replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
-            chain: [node.key],
-            detail: child.map {
-              "the child container made at \($0.origin ?? "?") has resolved through this"
-                + " container already; replace it before any child resolves, or register the"
-                + " replacement in the child"
-            })
-        }
-        registry.replaced.append(existing)
-        if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
-          registry.ordered[index] = node
-        }
-      } else {
-        registry.ordered.append(node)
-      }
-      // Before the node is in the table: a child that finds it through this container then
-      // sees that something changed.
-      generation.add(1, ordering: .releasing)
-      registry.insert(node, publishingTo: self)
+  }
+
+  /// Refuses a registration in a container shut down, or in a child that has resolved. Under
+  /// the lock.
+  @inline(__always)
+  func checkOpen(_ node: AnyNode, _ registry: borrowing Registry) throws(DeferredError) {
+    if registry.isShutDown {
+      throw DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
     }
-    scheduleIfLaunched(node)
+    if parent != nil && registry.hasPublished {
+      throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
+    }
+  }
+
+  /// Puts `node` in the registry and its table, replacing a registration of its key if
+  /// `replacing`; keeps its note, with the module the calling thread installs. Under the lock.
+  @inline(__always)
+  func insert(
+    _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
+  ) throws(DeferredError) {
+    // The table holds this container's own registrations (a child's copies join it only
+    // once it has published, and it may register no more then).
+    let key = node.key
+    if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
+      .takeUnretainedValue()
+    {
+      // Refused while a live child has resolved through this container; otherwise retired
+      // only if it was never built nor is being built. Work queued for it moves to the
+      // replacement, and a resolve that found it builds the replacement.
+      let child = replacing ? registry.livePublishedChild : nil
+      guard replacing && child == nil && existing.retire(replacedBy: node) else {
+        throw DeferredError(
+          replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
+          chain: [node.key],
+          detail: child.map {
+            "the child container made at \($0.origin ?? "?") has resolved through this"
+              + " container already; replace it before any child resolves, or register the"
+              + " replacement in the child"
+          })
+      }
+      registry.replaced.append(existing)
+      if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
+        registry.ordered[index] = node
+      }
+    } else {
+      registry.ordered.append(node)
+    }
+    // Most registrations have no note: nothing to keep, nothing to forget.
+    if let module = registry.installingModule {
+      var note = note ?? RegistrationNote()
+      note.module = module
+      registry.notes[key] = note
+    } else if let note {
+      registry.notes[key] = note
+    } else if !registry.notes.isEmpty {
+      registry.notes[key] = nil
+    }
+    // Before the node is in the table: a child that finds it through this container then
+    // sees that something changed.
+    generation.add(1, ordering: .releasing)
+    registry.insert(node, publishingTo: self)
   }
 }
 

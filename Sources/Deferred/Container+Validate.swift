@@ -2,8 +2,10 @@ extension Container {
   /// Checks the dependency graph without running any factory, and returns every issue found.
   ///
   /// Errors, which make a build fail: each dependency that has no registration (with the
-  /// service that needs it and the closest registered names), and each cycle (with its whole
-  /// loop). Warnings: each critical service that needs one that is not critical (which is then
+  /// service that needs it and the closest registered names), each cycle (with its whole
+  /// loop), and each forward whose source does not conform to its type, where it can tell
+  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``). An issue about a
+  /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings: each critical service that needs one that is not critical (which is then
   /// built before the first frame too). Dependencies come from the factories' parameters; for
   /// factories that resolve what they need themselves, from what they resolved in past builds.
   ///
@@ -13,29 +15,52 @@ extension Container {
   /// }
   /// ```
   ///
-  /// - Returns: The issues, empty when the graph is sound: the errors, missing services then
-  ///   cycles, then the warnings; in a stable order.
+  /// - Returns: The issues, empty when the graph is sound: the errors, missing services,
+  ///   forwards that do not conform, then cycles, then the warnings; in a stable order.
   public func validate() -> [ValidationIssue] {
     let nodes = currentTable().nodes
     let roots = nodes.sorted { $0.key.description < $1.key.description }.map(\.value)
     var problems: [ValidationIssue] = []
+    // The module that registered a service, if one did (most have no note: a lookup each).
+    let modules = Dictionary(
+      roots.compactMap { node in node.owner.note(for: node.key).map { (node.key, $0) } },
+      uniquingKeysWith: { first, _ in first })
+    func issue(_ severity: ValidationIssue.Severity, _ error: DeferredError, about: AnyServiceKey)
+      -> ValidationIssue
+    {
+      ValidationIssue(severity, error, module: modules[about]?.module, service: about)
+    }
     for node in roots {
       for dependency in node.knownDependencies where node.owner.node(for: dependency) == nil {
-        problems.append(ValidationIssue(.error, node.owner.missing(dependency, chain: [node.key])))
+        problems.append(
+          issue(.error, node.owner.missing(dependency, chain: [node.key]), about: node.key))
       }
     }
-    problems += cycles(from: roots).map { ValidationIssue(.error, $0) }
-    for node in roots where node.scope == .singleton && node.priority.isCritical {
+    for node in roots {
+      guard let conformance = modules[node.key]?.conformance, let source = node.dependencies?.first,
+        let sourceNode = node.owner.node(for: source), conformance(sourceNode) == false
+      else { continue }
+      problems.append(
+        issue(
+          .error,
+          DeferredError(
+            .notConforming, key: node.key, chain: [node.key],
+            detail: "\(source) does not conform to \(node.key)"), about: node.key))
+    }
+    problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
+    // An argument factory's priority is its dependencies': a critical one promotes them too.
+    for node in roots
+    where (node.scope == .singleton || node.takesArgument) && node.priority.isCritical {
       for dependency in node.knownDependencies {
         guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
           continue
         }
         problems.append(
-          ValidationIssue(
+          issue(
             .warning,
             DeferredError(
               .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
-              detail: needed.priority.description)))
+              detail: needed.priority.description), about: node.key))
       }
     }
     return problems

@@ -48,6 +48,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
 
+    /// A forwarded service's type does not conform to the type it is forwarded as
+    /// (``Container/forward(_:as:name:)``).
+    public static let notConforming = Code("notConforming")
+
     /// The code's name, such as `missingService`.
     public var description: String { name }
   }
@@ -160,6 +164,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "Cannot \(detail ?? "resolve") \(service)\(neededBy): the container was shut down."
     case .mainActorRequired:
       return "\(service) is a main-actor service: \(detail ?? "build it on the main actor")."
+    case .notConforming:
+      return "\(service) is forwarded from a service that does not conform to it"
+        + " (\(detail ?? "a wrong type"))\(neededBy). Forward it with a conversion,"
+        + " `container.forward(key, as: \(typeName).self) { $0 }`, which the compiler checks."
     case .criticalNeedsDeferred:
       return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
         + " priority is \(detail ?? "not critical"): it is built before the first frame too."

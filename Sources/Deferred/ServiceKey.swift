@@ -75,6 +75,9 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   }
 
   var description: String {
+    if let described = type as? any DescribedKeyType.Type {
+      return described.keyDescription(name: name)
+    }
     let typeName = String(describing: type)
     guard let name else { return typeName }
     return "\(typeName)[\"\(name)\"]"

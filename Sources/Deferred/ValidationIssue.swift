@@ -44,6 +44,15 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   public var cycle: [String]
   /// What is wrong and how to fix it, in sentences.
   public var message: String
+  /// The ``Module`` that registered the service the issue is about (the one that needs a
+  /// missing service, the first of a cycle's chain), if a module did.
+  ///
+  /// ```swift
+  /// // error: No registration for Network, needed by SyncService → Network. …
+  /// //   (SyncService is registered by module Sync.)
+  /// #expect(container.validate().first?.module == "Sync")
+  /// ```
+  public var module: String?
 
   /// Creates an issue.
   ///
@@ -54,10 +63,12 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   ///   - chain: The chain of services that leads to it.
   ///   - cycle: For a cycle, the loop.
   ///   - message: What is wrong and how to fix it.
+  ///   - module: The module that registered the service it is about.
   public init(
     severity: Severity, code: DeferredError.Code, service: String, chain: [String] = [],
-    cycle: [String] = [], message: String
+    cycle: [String] = [], message: String, module: String? = nil
   ) {
+    self.module = module
     self.severity = severity
     self.code = code
     self.service = service
@@ -66,11 +77,17 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  /// An issue that says what `error` says.
-  init(_ severity: Severity, _ error: DeferredError) {
+  /// An issue that says what `error` says, and which module registered `about`, the service
+  /// it is about.
+  init(
+    _ severity: Severity, _ error: DeferredError, module: String? = nil,
+    service about: AnyServiceKey? = nil
+  ) {
+    var message = error.description
+    if let module, let about { message += " (\(about) is registered by module \(module).)" }
     self.init(
       severity: severity, code: error.code, service: error.service, chain: error.chain,
-      cycle: error.cycle, message: error.description)
+      cycle: error.cycle, message: message, module: module)
   }
 
   /// The severity, then the message: `warning: Theme is critical but needs Storage, …`.

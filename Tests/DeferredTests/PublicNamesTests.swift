@@ -28,7 +28,9 @@ import Testing
       + Self.named(LaunchHistoryStorageError.self) + Self.named(DirectoryHistoryStorage.self)
       + Self.named(MemoryHistoryStorage.self) + Self.named(RegressionThreshold.self)
       + Self.named(Advice.self) + Self.named(LaunchPrediction.self)
-    #expect(count == 39)
+      + Self.named(FactoryKey<Int, Int>.self) + Self.named(CollectionKey<Int>.self)
+      + Self.named((any Module).self)
+    #expect(count == 42)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility

@@ -39,6 +39,8 @@ final class BuildContext: @unchecked Sendable {
   @exclusivity(unchecked) var scheduled: AnyNode?
   @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?
+  /// The argument of the argument factory about to run on this context, until it takes it.
+  @exclusivity(unchecked) var argument: UnsafeRawPointer?
 
   /// Memory for the transient values being made on this context, nested ones on top (a
   /// transient whose factory makes another): each lives here from its factory to its return,

@@ -28,6 +28,11 @@ struct Registry {
   /// Set by ``Container/shutDown()``: no table is published any more.
   var isShutDown = false
 
+  /// What is known of some registrations beyond their nodes (module, forward, collection).
+  var notes: [AnyServiceKey: RegistrationNote] = [:]
+  /// Modules being installed, innermost last.
+  var installing: [Installing] = []
+
   /// Puts `node` in the live table, replacing the table by one twice its size first if it is
   /// full; a published table is replaced by the new one at once.
   ///

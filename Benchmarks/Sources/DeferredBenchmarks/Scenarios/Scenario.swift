@@ -13,6 +13,7 @@ struct Scenario: Sendable {
   static let all: [Scenario] = [
     .resolveCached,
     .resolveTransient,
+    .resolveArgument,
     .register1000,
     .chainFirstResolve,
     .contendedResolve,

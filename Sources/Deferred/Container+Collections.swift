@@ -1,0 +1,194 @@
+extension Container {
+  /// Contributes a member to a collection: the factory makes one element, from its
+  /// dependencies, declared by its parameters. The collection resolves as an array of its
+  /// members, in the order they were contributed.
+  ///
+  /// Each member is a singleton with its own priority: a critical one is built at launch, in
+  /// contribution order. The collection is a singleton whose dependencies are its members, so
+  /// it is built once they are; its priority follows theirs: critical when every member is,
+  /// after the first frame (or idle) when none is on demand, on demand otherwise.
+  ///
+  /// A child container may contribute more: the child's collection is its parent's members as
+  /// they are then, then its own; the parent's is unchanged. Contributing to a collection that
+  /// was built (resolved) already fails with ``DeferredError/Code/registrationTooLate``: the
+  /// array handed out would no longer be the collection. Contribute while registering.
+  ///
+  /// ```swift
+  /// let sinks = CollectionKey<any AnalyticsSink>()
+  /// try container.contribute(to: sinks, priority: .critical) { ConsoleSink() }
+  /// try container.contribute(to: sinks) { (network: Network) in RemoteSink(network: network) }
+  /// let all = try container.resolve(sinks)  // [ConsoleSink, RemoteSink]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - collection: The collection's key.
+  ///   - priority: When the member is built during launch; ``Priority/onDemand`` by default.
+  ///   - factory: Makes the member from its dependencies, each resolved by its type.
+  /// - Throws: ``DeferredError/Code/registrationTooLate`` if the collection was built already
+  ///   (or as another registration would); ``DeferredError/Code/duplicateRegistration`` if
+  ///   `[Element]` is registered as a service, not contributed to.
+  @inlinable @inline(never)
+  public func contribute<Element: Sendable, each Dependency: Sendable>(
+    to collection: CollectionKey<Element>, priority: Priority = .onDemand,
+    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Element
+  ) throws(DeferredError) {
+    // A shim specialised in the caller's module: see `registerByType`.
+    try contributeByType(collection, priority, factory)
+  }
+
+  /// The contribution's work, behind its shim (see `registerByType`).
+  @usableFromInline
+  func contributeByType<Element: Sendable, each Dependency: Sendable>(
+    _ collection: CollectionKey<Element>, _ priority: Priority,
+    _ factory: @escaping @Sendable (repeat each Dependency) throws -> Element
+  ) throws(DeferredError) {
+    try contribute(
+      collection, priority: priority, dependencies: declared(repeat (each Dependency).self),
+      factory: .sync { resolver, value in
+        value.initialize(
+          to: CollectionMember(value: try factory(repeat resolver.resolve((each Dependency).self))))
+      })
+  }
+
+  /// Adds a member node and the collection's new node, which replaces the one before, in one
+  /// step under the registry's lock (two contributions at once lose neither).
+  func contribute<Element: Sendable>(
+    _ collection: CollectionKey<Element>, priority: Priority, dependencies: [AnyServiceKey],
+    factory: Factory
+  ) throws(DeferredError) {
+    let key = collection.service.erased
+    let inherited = parent?.note(for: key)?.members ?? []
+    var depth = 0
+    var ancestor = parent
+    while let container = ancestor {
+      depth += 1
+      ancestor = container.parent
+    }
+    let (member, node) = try registry.withLock {
+      registry throws(DeferredError) -> (AnyNode, AnyNode) in
+      let own = registry.notes[key]?.members
+      let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
+        .takeUnretainedValue()
+      if own == nil, existing != nil {
+        throw DeferredError(
+          .duplicateRegistration, key: key, chain: [key],
+          detail: "it is registered as a service, not a collection")
+      }
+      let before = own ?? inherited
+      // Numbered by the container's depth too: a child's members never take a parent's key.
+      let memberKey = AnyServiceKey(
+        CollectionMember<Element>.self, name: "\(collection.name ?? "")#\(depth).\(before.count)")
+      let member = AnyNode(
+        key: memberKey, scope: .singleton, priority: priority, dependencies: dependencies,
+        owner: self, factory: factory)
+      let members = before + [CollectionEntry(key: memberKey, priority: priority)]
+      let node = AnyNode(
+        key: key, scope: .singleton, priority: Self.collectionPriority(members.map(\.priority)),
+        dependencies: members.map(\.key), owner: self,
+        factory: .collecting(Element.self, members.map(\.key)))
+      try checkPhase(member)
+      try checkPhase(node)
+      try checkOpen(member, registry)
+      if let existing, existing.isReady || existing.currentBuilder() != nil {
+        throw DeferredError(
+          .registrationTooLate, key: memberKey, chain: [memberKey],
+          detail: "\(key) was built already; contribute to a collection before it is resolved")
+      }
+      try insert(member, replacing: false, note: nil, into: &registry)
+      try insert(
+        node, replacing: own != nil, note: RegistrationNote(members: members), into: &registry)
+      return (member, node)
+    }
+    scheduleIfLaunched(member)
+    scheduleIfLaunched(node)
+  }
+
+  /// A collection's priority, from its members': critical if every member is; on demand if
+  /// one is (or depends on the launch); else idle after the longest delay, if one is idle;
+  /// else after the first frame.
+  static func collectionPriority(_ members: [Priority]) -> Priority {
+    var idle: Duration?
+    var allCritical = true
+    for priority in members {
+      switch priority.kind {
+      case .critical: continue
+      case .onDemand, .when: return .onDemand
+      case .afterFirstFrame: allCritical = false
+      case .idle(let delay):
+        allCritical = false
+        idle = max(idle ?? delay, delay)
+      }
+    }
+    if allCritical { return .critical }
+    return idle.map { .idle(after: $0) } ?? .afterFirstFrame()
+  }
+
+  /// Returns the members of `collection`, in the order they were contributed, building those
+  /// not built yet; an empty array if nothing was contributed.
+  ///
+  /// Once built, the collection is one array, returned by a lock-free read.
+  ///
+  /// ```swift
+  /// for sink in try container.resolve(sinks) { sink.track("launched") }
+  /// ```
+  ///
+  /// - Parameter collection: The collection's key.
+  /// - Returns: The members.
+  /// - Throws: ``DeferredError`` if a member, or one of its dependencies, fails.
+  @inlinable
+  public func resolve<Element: Sendable>(
+    _ collection: CollectionKey<Element>
+  ) throws(DeferredError) -> [Element] {
+    let key = collection.service
+    if let value = readyValue(ObjectIdentifier([Element].self), key.name, key.nameHash) {
+      return value.load(as: [Element].self)
+    }
+    return try resolveCollectionSlow(collection)
+  }
+
+  @usableFromInline
+  func resolveCollectionSlow<Element: Sendable>(
+    _ collection: CollectionKey<Element>
+  ) throws(DeferredError) -> [Element] {
+    guard lookup(collection.service.erased) != nil else { return [] }
+    return try resolve(collection.service, context: nil)
+  }
+}
+
+extension Resolver {
+  /// Returns the members of `collection`, from within a factory; an empty array if nothing
+  /// was contributed.
+  ///
+  /// ```swift
+  /// try container.register(Analytics.self) { resolver in
+  ///   Analytics(sinks: try resolver.resolve(sinks))
+  /// }
+  /// ```
+  ///
+  /// - Parameter collection: The collection's key.
+  /// - Returns: The members.
+  /// - Throws: ``DeferredError`` if a member fails, or closes a cycle.
+  public func resolve<Element: Sendable>(
+    _ collection: CollectionKey<Element>
+  ) throws(DeferredError) -> [Element] {
+    guard container.lookup(collection.service.erased) != nil else { return [] }
+    return try resolve(collection.service)
+  }
+}
+
+extension Factory {
+  /// The factory of a collection: its members' values, in order.
+  static func collecting<Element: Sendable>(_: Element.Type, _ members: [AnyServiceKey])
+    -> Factory
+  {
+    .sync { resolver, value in
+      var elements: [Element] = []
+      elements.reserveCapacity(members.count)
+      for member in members {
+        elements.append(
+          try resolver.resolve(ServiceKey<CollectionMember<Element>>(name: member.name)).value)
+      }
+      value.initialize(to: elements)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The value type of a node the app does not name itself (an argument factory, its cache, a
+/// collection's member): it says how its key is shown in errors and reports.
+protocol DescribedKeyType {
+  /// The key's text, given the key's name.
+  static func keyDescription(name: String?) -> String
+}
+
+/// What a container knows of a registration beyond its node: the module that made it, what a
+/// forward must conform to, a collection's members. Kept in the registry of the container the
+/// registration was made in, by key; most registrations have none.
+struct RegistrationNote: Sendable {
+  /// The ``Module`` that registered it, by name.
+  var module: String?
+  /// For a forward made without a conversion: whether the source's value conforms to the
+  /// forwarded type (`nil` where it cannot tell), given the source's node.
+  var conformance: (@Sendable (AnyNode) -> Bool?)?
+  /// For a collection: its members, in order, inherited ones first.
+  var members: [CollectionEntry]?
+}
+
+/// A member of a collection, as its collection's note keeps it.
+struct CollectionEntry: Sendable {
+  let key: AnyServiceKey
+  let priority: Priority
+}
+
+/// A module being installed, and the thread installing it: registrations that thread makes
+/// meanwhile remember the module.
+struct Installing {
+  let module: String
+  let thread: pthread_t
+}
+
+extension Registry {
+  /// The module the calling thread is installing, if it is installing one.
+  var installingModule: String? {
+    guard !installing.isEmpty else { return nil }
+    let thread = pthread_self()
+    return installing.last { pthread_equal($0.thread, thread) != 0 }?.module
+  }
+
+  /// Whether this container registered `key` itself (not a copy of an inherited one).
+  func registersItself(_ key: AnyServiceKey) -> Bool {
+    copies[key] == nil && table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) != nil
+  }
+}
+
+extension Container {
+  /// The note of the registration of `key` this container resolves: its own, or, if it does
+  /// not register `key` itself, the nearest ancestor's.
+  func note(for key: AnyServiceKey) -> RegistrationNote? {
+    var container: Container? = self
+    while let current = container {
+      let (note, own) = current.registry.withLock { ($0.notes[key], $0.registersItself(key)) }
+      if note != nil || own { return note }
+      container = current.parent
+    }
+    return nil
+  }
+
+  /// The node registered for `key` in this container or the nearest ancestor, read from their
+  /// registries without publishing any table (a child that publishes may register no more).
+  func registeredNode(for key: AnyServiceKey) -> AnyNode? {
+    var container: Container? = self
+    while let current = container {
+      if let node = current.registry.withLock({
+        $0.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+      }) {
+        return node.takeUnretainedValue()
+      }
+      container = current.parent
+    }
+    return nil
+  }
+}
