@@ -10,6 +10,9 @@ enum ChildCommand {
   /// `_gate WORKLOAD COUNT`: runs one workload of the performance gate and prints its
   /// allocations, for callgrind to count its instructions (see ``GateChild``).
   static let gate = "_gate"
+  /// `_scheduling-quality quick|full`: measures ``SchedulingQuality`` alone and prints its
+  /// table.
+  static let schedulingQuality = "_scheduling-quality"
 
   /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
   static func run(_ name: String, _ arguments: [String]) -> Int32? {
@@ -18,6 +21,11 @@ enum ChildCommand {
     case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
     case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
     case (gate, 2): Int(arguments[1]).map { GateChild.run(arguments[0], count: $0) }
+    case (schedulingQuality, 1) where ["quick", "full"].contains(arguments[0]):
+      {
+        print(SchedulingQuality.check(arguments[0] == "quick" ? .quick : .full).table)
+        return 0
+      }()
     default: nil
     }
   }
