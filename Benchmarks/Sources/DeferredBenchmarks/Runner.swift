@@ -43,6 +43,9 @@ enum Runner {
       report.scenarios.append(result)
       if !json { print(result.table + "\n") }
     }
+    logProgress("schedulingQuality")
+    report.schedulingQuality = SchedulingQuality.check(mode)
+    if !json, let quality = report.schedulingQuality { print(quality.table + "\n") }
     logProgress("survives10000On512KiB")
     report.survival = DeepChainSurvival.check()
     logProgress("allocationsPerResolveCached")

@@ -26,6 +26,8 @@ struct Report {
   let mode: Mode
   var scenarios: [ScenarioResult] = []
   var survival: [DeepChainSurvival.Outcome] = []
+  /// How close each way of running a launch comes to the ideal schedule.
+  var schedulingQuality: SchedulingQuality.Outcome?
   /// `nil` where allocations cannot be counted.
   var allocations: [AllocationCount.Outcome]?
   /// `nil` where bytes cannot be counted.
