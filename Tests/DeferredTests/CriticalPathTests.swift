@@ -156,16 +156,18 @@ import Testing
       Service("top"), Service("left", needs: ["top"]), Service("right", needs: ["top"]),
       Service("bottom", needs: ["left", "right"]), Service("other"),
     ]
-    let history = Self.history(["top": 1, "left": 2, "right": 20, "bottom": 1, "other": 23])
+    let costs = ["top": 1, "left": 2, "right": 20, "bottom": 1, "other": 23]
+    let history = Self.history(costs)
     #expect(
       try Self.buildOrder(services, history: history) == [
         "other", "top", "right", "left", "bottom",
       ])
     #expect(
       try Self.buildOrder(services, history: nil) == ["top", "left", "right", "bottom", "other"])
-    // Two at once: top and other first, then right ahead of left.
+    // Two at once: top and other first, then right ahead of left. (A fresh history: the
+    // launch above, fully ready, recorded itself into the first one, at manual-clock costs.)
     #expect(
-      try Self.firstJobs(services, width: 2, history: history) == [
+      try Self.firstJobs(services, width: 2, history: Self.history(costs)) == [
         Self.job("other"), Self.job("top"),
       ])
   }
