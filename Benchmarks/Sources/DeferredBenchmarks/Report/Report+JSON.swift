@@ -31,6 +31,7 @@ extension Report {
         "  \"allocationsPerResolveCached\": "
           + object(allocations.map { ($0.contender, fixed($0.perResolve, 2)) }))
     }
+    if let compileTime { tail.append("  \"compileTime1000\": \(compileTime)") }
     lines.append(tail.joined(separator: ",\n"))
     lines.append("}")
     return lines.joined(separator: "\n")

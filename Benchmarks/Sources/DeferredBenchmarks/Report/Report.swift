@@ -28,6 +28,8 @@ struct Report {
   var survival: [DeepChainSurvival.Outcome] = []
   /// `nil` where allocations cannot be counted.
   var allocations: [AllocationCount.Outcome]?
+  /// The `compileTime1000` object of `Scripts/compile-time.sh`, as it wrote it (JSON already).
+  var compileTime: String?
 
   /// Whether a measurement broke.
   var hasFailures: Bool {
