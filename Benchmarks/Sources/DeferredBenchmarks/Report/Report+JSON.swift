@@ -71,6 +71,7 @@ extension Report {
             }
             return (outcome.form, object(members))
           }))
+    if let compileTime { tail.append("  \"compileTime1000\": \(compileTime)") }
     lines.append(tail.joined(separator: ",\n"))
     lines.append("}")
     return lines.joined(separator: "\n")

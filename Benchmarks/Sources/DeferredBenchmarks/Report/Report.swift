@@ -33,6 +33,8 @@ struct Report {
   /// `nil` where bytes cannot be counted.
   var memory: [MemoryPerService.Outcome]?
   var registerCold: [RegisterCold.Outcome] = []
+  /// The `compileTime1000` object of `Scripts/compile-time.sh`, as it wrote it (JSON already).
+  var compileTime: String?
 
   /// Whether a measurement broke.
   var hasFailures: Bool {
