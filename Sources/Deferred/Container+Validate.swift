@@ -4,7 +4,10 @@ extension Container {
   /// Errors, which make a build fail: each dependency that has no registration (with the
   /// service that needs it and the closest registered names), and each cycle (with its whole
   /// loop). Warnings: each critical service that needs one that is not critical (which is then
-  /// built before the first frame too). Dependencies come from the factories' parameters; for
+  /// built before the first frame too); each singleton or named-scope service that depends on a
+  /// weak one (which it keeps alive, so it is never let go), and each critical weak service
+  /// (built before the first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
+  /// Dependencies come from the factories' parameters; for
   /// factories that resolve what they need themselves, from what they resolved in past builds.
   ///
   /// ```swift
@@ -25,7 +28,7 @@ extension Container {
       }
     }
     problems += cycles(from: roots).map { ValidationIssue(.error, $0) }
-    for node in roots where node.scope == .singleton && node.priority.isCritical {
+    for node in roots where node.scope.isCached && node.priority.isCritical {
       for dependency in node.knownDependencies {
         guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
           continue
@@ -38,7 +41,38 @@ extension Container {
               detail: needed.priority.description)))
       }
     }
+    problems += scopeMismatches(roots)
     return problems
+  }
+
+  /// The warnings about scopes that defeat each other.
+  private func scopeMismatches(_ roots: [AnyNode]) -> [ValidationIssue] {
+    var warnings: [ValidationIssue] = []
+    for node in roots {
+      if node.scope == .weak && node.priority.isCritical {
+        warnings.append(
+          ValidationIssue(
+            .warning,
+            DeferredError(
+              .scopeMismatch, key: node.key, chain: [node.key],
+              detail: "a critical weak service is built before the first frame and let go at"
+                + " once, unless something holds it; make it a singleton or on demand")))
+      }
+      guard node.scope == .singleton || node.scope.isNamed else { continue }
+      for dependency in node.knownDependencies {
+        guard let needed = node.owner.node(for: dependency), needed.scope == .weak else {
+          continue
+        }
+        warnings.append(
+          ValidationIssue(
+            .warning,
+            DeferredError(
+              .scopeMismatch, key: dependency, chain: [node.key, dependency],
+              detail: "the \(node.scope) \(node.key) keeps the weak service alive as long as it"
+                + " lives, so it is never let go; resolve it when needed instead")))
+      }
+    }
+    return warnings
   }
 
   /// Every distinct cycle reachable from `roots`, found by an iterative depth-first search.

@@ -47,6 +47,13 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// service depends on one that is not critical, so that one is built before the first
     /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
+    /// A registration's scope does not suit its type: ``Scope/weak`` for a value that is not
+    /// an object (a struct, an enum, a protocol not bound to classes).
+    public static let invalidScope = Code("invalidScope")
+    /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a service's
+    /// scope defeats another's, such as a singleton that keeps a weak service alive for good,
+    /// or a critical weak service, built before the first frame and let go at once.
+    public static let scopeMismatch = Code("scopeMismatch")
 
     /// The code's name, such as `missingService`.
     public var description: String { name }
@@ -160,6 +167,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "Cannot \(detail ?? "resolve") \(service)\(neededBy): the container was shut down."
     case .mainActorRequired:
       return "\(service) is a main-actor service: \(detail ?? "build it on the main actor")."
+    case .invalidScope:
+      return "\(service) cannot be registered \(detail ?? "in that scope")."
+    case .scopeMismatch:
+      return "\(service)\(neededBy): \(detail ?? "its scope is defeated")."
     case .criticalNeedsDeferred:
       return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
         + " priority is \(detail ?? "not critical"): it is built before the first frame too."

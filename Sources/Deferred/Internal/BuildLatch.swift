@@ -12,7 +12,8 @@ import Dispatch
 /// safety").
 final class BuildLatch: @unchecked Sendable {
   indirect enum Outcome: Sendable {
-    case built
+    /// Built: published in the node's cell (`nil`), or held (the value this build made).
+    case built(Held?)
     case failed(DeferredError)
   }
 
@@ -68,6 +69,6 @@ final class BuildLatch: @unchecked Sendable {
         group.notify(queue: .global()) { continuation.resume() }
       }
     }
-    return node.withState { _ in outcome } ?? .built
+    return node.withState { _ in outcome } ?? .built(nil)
   }
 }
