@@ -151,7 +151,9 @@ extension LaunchReport {
               ("attempt", .int(Int64(build.attempt))),
             ]
             // Only for a later generation: reports of apps without scopes stay as they were.
-            if build.generation > 0 { members.append(("generation", .int(Int64(build.generation)))) }
+            if build.generation > 0 {
+              members.append(("generation", .int(Int64(build.generation))))
+            }
             // The priority's name rounds an idle delay: the exact delay follows it.
             if let delay = build.priority.idleDelay {
               members.insert(("idleDelayNs", number(delay)), at: 2)

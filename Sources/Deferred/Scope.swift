@@ -17,7 +17,8 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
   /// once the last holder lets it go. The container keeps only a weak reference, so the
   /// value must be an object: a class, or a protocol existential bound to classes
   /// (`protocol Editor: AnyObject`). Registering another type fails with
-  /// ``DeferredError/Code/invalidScope``.
+  /// ``DeferredError/Code/invalidScope``. Work handed to it with `whenReady` once its object
+  /// is gone waits for its next build.
   case weak
   /// Cached like a singleton until ``Container/reset(_:)`` drops the scope: the next resolve
   /// builds anew. Resetting a scope also drops every cached service built with one of its

@@ -21,7 +21,8 @@ extension AnyNode {
     case .ready(let held): return .ready(held)
     case .claimed(let attempt, let generation):
       return .build(
-        attempt: attempt, span: owner.recorder.begin(context, building: key, generation: generation))
+        attempt: attempt, span: owner.recorder.begin(context, building: key, generation: generation)
+      )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
     case .replaced(let replacement): return .replaced(replacement)

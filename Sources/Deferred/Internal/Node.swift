@@ -127,7 +127,8 @@ final class AnyNode: @unchecked Sendable {
     case .weak:
       let object = destination.takeObject()
       ending = withState {
-        $0.built(attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
+        $0.built(
+          attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
       }
     case .named:
       let box = ValueBox(destination)

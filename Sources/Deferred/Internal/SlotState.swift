@@ -154,7 +154,7 @@ struct SlotState {
       let building = stale.remove(at: index)
       let wake = building.latch?.finish(.built(value))
       guard case .idle = state, !delivering, !pending.isEmpty else {
-        return Ending(wake: wake, deliver: [], value: nil)
+        return Ending(wake: wake, deliver: [], value: value)
       }
       delivering = true
       defer { pending = [] }
