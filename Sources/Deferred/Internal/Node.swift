@@ -152,6 +152,19 @@ final class AnyNode: @unchecked Sendable {
     return ending.value
   }
 
+  /// The held value of a built weak or named-scope service (or a singleton built with one),
+  /// retained under the lock; `nil` for any other, or one not built: the resolve of a held
+  /// service that is built takes this lock and no walk.
+  @inline(__always)
+  func heldValue() -> Held? {
+    switch scope {
+    case .transient: return nil
+    case .singleton: if !holdsValue.load(ordering: .relaxed) { return nil }
+    case .weak, .named: break
+    }
+    return withState { $0.heldValue }
+  }
+
   /// Whether a value of this service, made now, was made with a named scope's value: one of
   /// its known dependencies is of a named scope, or holds its value because it was, or is a
   /// transient or weak service that depends on one. Skipped (one atomic load per container)

@@ -145,6 +145,16 @@ struct SlotState {
     return false
   }
 
+  /// The held value, retained, if the service is built and held (and, if weak, its object
+  /// is still alive).
+  var heldValue: Held? {
+    switch state {
+    case .held(.box(let box), _): return .box(box)
+    case .held(.weak(let reference), _): return reference.object.map { .object($0) }
+    default: return nil
+    }
+  }
+
   /// Ends a build: its value published in the node's cell (`storing` is `nil`), or held as
   /// `storing` and handed as `value`. A stale build (begun before a reset) leaves the state
   /// alone: its value goes to its waiters, and to work queued before the reset if no new
