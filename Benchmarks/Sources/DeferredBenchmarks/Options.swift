@@ -1,14 +1,14 @@
 /// What the command line asks for.
 enum Command {
-  /// Run every scenario and check, and print a table, or JSON.
-  case benchmark(Mode, json: Bool)
+  /// Run every scenario and check (or only the scenarios named), and print a table, or JSON.
+  case benchmark(Mode, json: Bool, only: Set<String>? = nil)
   /// Print the usage.
   case help
   /// A hidden subcommand, run in a child process of a benchmark run.
   case child(String, [String])
 
   static let usage = """
-    usage: DeferredBenchmarks [--quick] [--json]
+    usage: DeferredBenchmarks [--quick] [--json] [--only NAME,...]
 
     Compares Deferred with Swinject, swift-dependencies and hand-written baselines: the time
     per operation of each scenario (median, min and max over the repetitions), whether a
@@ -16,6 +16,8 @@ enum Command {
 
       --quick   run every scenario briefly: to check that they run, not to read the numbers
       --json    print one JSON object on standard output instead of tables
+      --only NAME,...
+                run only these scenarios (such as resolveCached,resolveWeak), and no checks
       -h, --help
                 print this message
 
@@ -30,14 +32,20 @@ enum Command {
     }
     var quick = false
     var json = false
-    for argument in arguments {
+    var only: Set<String>?
+    var arguments = arguments[...]
+    while let argument = arguments.popFirst() {
       switch argument {
       case "--quick" where !quick: quick = true
       case "--json" where !json: json = true
+      case "--only" where only == nil:
+        let names = Set((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+        guard !names.isEmpty, names.isSubset(of: Scenario.all.map(\.name)) else { return nil }
+        only = names
       case "-h", "--help": return .help
       default: return nil
       }
     }
-    return .benchmark(quick ? .quick : .full, json: json)
+    return .benchmark(quick ? .quick : .full, json: json, only: only)
   }
 }

@@ -5,8 +5,8 @@
 #endif
 
 switch Command.parse(Array(CommandLine.arguments.dropFirst())) {
-case .benchmark(let mode, let json):
-  exit(Runner.run(mode, json: json))
+case .benchmark(let mode, let json, let only):
+  exit(Runner.run(mode, json: json, only: only))
 case .help:
   print(Command.usage)
 case .child(let name, let arguments):

@@ -13,6 +13,8 @@ struct Scenario: Sendable {
   static let all: [Scenario] = [
     .resolveCached,
     .resolveTransient,
+    .resolveWeak,
+    .resolveScoped,
     .register1000,
     .chainFirstResolve,
     .contendedResolve,
