@@ -24,7 +24,7 @@ extension Container {
   public func launch(_ flags: Set<LaunchFlag> = []) throws(DeferredError) {
     if !MainThread.isCurrent,
       let node = currentTable().orderedNodes.first(where: {
-        $0.isMainActor && $0.scope.isCached
+        $0.isMainActor && $0.kind.isCached
           && $0.priority.resolved(in: flags).stage == .critical
       })
     {
@@ -42,7 +42,7 @@ extension Container {
     defer { (context.trigger, context.flags) = saved }
     do throws(DeferredError) {
       for node in currentTable().orderedNodes
-      where node.scope.isCached && node.priority.resolved(in: flags).stage == .critical {
+      where node.kind.isCached && node.priority.resolved(in: flags).stage == .critical {
         try node.ensureReady(context)
       }
     } catch {

@@ -28,7 +28,7 @@ extension Container {
       }
     }
     problems += cycles(from: roots).map { ValidationIssue(.error, $0) }
-    for node in roots where node.scope.isCached && node.priority.isCritical {
+    for node in roots where node.kind.isCached && node.priority.isCritical {
       for dependency in node.knownDependencies {
         guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
           continue
@@ -49,7 +49,7 @@ extension Container {
   private func scopeMismatches(_ roots: [AnyNode]) -> [ValidationIssue] {
     var warnings: [ValidationIssue] = []
     for node in roots {
-      if node.scope == .weak && node.priority.isCritical {
+      if node.kind == .weak && node.priority.isCritical {
         warnings.append(
           ValidationIssue(
             .warning,
@@ -58,9 +58,9 @@ extension Container {
               detail: "a critical weak service is built before the first frame and let go at"
                 + " once, unless something holds it; make it a singleton or on demand")))
       }
-      guard node.scope == .singleton || node.scope.isNamed else { continue }
+      guard node.kind == .singleton || node.kind == .named else { continue }
       for dependency in node.knownDependencies {
-        guard let needed = node.owner.node(for: dependency), needed.scope == .weak else {
+        guard let needed = node.owner.node(for: dependency), needed.kind == .weak else {
           continue
         }
         warnings.append(

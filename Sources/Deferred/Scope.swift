@@ -35,21 +35,29 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Whether the scope's value lives in the node's state rather than in its lock-free cell:
-  /// weak and named scopes (a singleton decides when it is built, see `AnyNode.finish`).
-  var isHeld: Bool {
+  /// The scope's kind, without its name: what the build paths test (a byte, where the scope
+  /// itself carries a string to copy).
+  var kind: ScopeKind {
     switch self {
-    case .singleton, .transient: false
-    case .weak, .named: true
+    case .singleton: .singleton
+    case .transient: .transient
+    case .weak: .weak
+    case .named: .named
     }
   }
 
+  /// Whether this is a named scope.
+  var isNamed: Bool { kind == .named }
+}
+
+/// A ``Scope`` without its name.
+enum ScopeKind: UInt8 {
+  case singleton, transient, weak, named
+
+  /// Whether the value lives in the node's state rather than in its lock-free cell: weak and
+  /// named scopes (a singleton decides when it is built, see `AnyNode.finish`).
+  var isHeld: Bool { self == .weak || self == .named }
+
   /// Whether a value of this scope is kept at all (built at launch, waited for, shared).
   var isCached: Bool { self != .transient }
-
-  /// Whether this is a named scope.
-  var isNamed: Bool {
-    if case .named = self { return true }
-    return false
-  }
 }

@@ -80,7 +80,7 @@ extension AnyNode {
         if node.isAsync && !node.isBuilt {
           throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
         }
-        if node.isMainActor && node.scope.isCached && !node.isReady
+        if node.isMainActor && node.kind.isCached && !node.isReady
           && context !== BuildContext.mainActor
         {
           // Built by the main actor (this thread waiting, if it is another); what it needs is
@@ -92,7 +92,7 @@ extension AnyNode {
           _ = stack.removeLast()
           continue
         }
-        switch node.scope {
+        switch node.kind {
         case .singleton, .weak, .named:
           switch try node.step(context) {
           case .ready(let held):
@@ -124,7 +124,7 @@ extension AnyNode {
           }
           // Most dependencies are built already: checked without retaining the node, whose
           // reference count threads building side by side would otherwise pass back and forth.
-          if next._withUnsafeGuaranteedRef({ $0.isReady || $0.scope == .weak }) { continue }
+          if next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) { continue }
           stack.append(Frame(node: next.takeUnretainedValue()))
         }
       }
@@ -235,7 +235,7 @@ extension AnyNode {
   func resolveSlow<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
-    switch scope {
+    switch kind {
     case .singleton, .weak, .named:
       let (node, held) = try ensureReadyHolding(context)
       return held?.read(as: Value.self) ?? node.value.read(as: Value.self)
@@ -259,7 +259,7 @@ extension AnyNode {
     async throws(DeferredError) -> Value
   {
     let (node, held) = try await ensureReadyHoldingAsync(context)
-    guard scope == .transient else {
+    guard kind == .transient else {
       return held?.read(as: Value.self) ?? node.value.read(as: Value.self)
     }
     let making = TransientMaking(self, context)
@@ -294,7 +294,7 @@ extension AnyNode {
         try self.ensureReadyHolding(threadContext)
       }
     }
-    guard scope.isCached else {
+    guard kind.isCached else {
       if context.chain.contains(key) {
         throw DeferredError.cycle(closing: key, chain: context.chain)
       }

@@ -11,10 +11,10 @@ import Dispatch
 /// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
 /// safety").
 final class BuildLatch: @unchecked Sendable {
-  indirect enum Outcome: Sendable {
+  enum Outcome: Sendable {
     /// Built: published in the node's cell (`nil`), or held (the value this build made).
     case built(Held?)
-    case failed(DeferredError)
+    indirect case failed(DeferredError)
   }
 
   let owner: BuildContext

@@ -172,7 +172,7 @@ struct LaunchSchedule {
   /// Whether a registration of `node` may have to be scheduled: it is a singleton whose
   /// priority is deferred, or depends on the launch.
   static func mayBeScheduled(_ node: AnyNode) -> Bool {
-    guard node.scope.isCached else { return false }
+    guard node.kind.isCached else { return false }
     switch node.priority.kind {
     case .afterFirstFrame, .idle, .when: return true
     case .critical, .onDemand: return false
@@ -403,7 +403,7 @@ struct LaunchSchedule {
   /// Adds `node` if it is a deferred singleton not built nor scheduled yet; returns its entry
   /// and its idle delay.
   private mutating func addEntry(_ node: AnyNode, order: Int) -> (Entry, Duration?)? {
-    guard node.scope.isCached, !node.isBuilt else { return nil }
+    guard node.kind.isCached, !node.isBuilt else { return nil }
     let priority = node.priority.resolved(in: flags)
     var delay: Duration?
     switch priority.kind {

@@ -27,6 +27,8 @@ import Synchronization
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
   let scope: Scope
+  /// The scope's kind, which the build paths test.
+  let kind: ScopeKind
   let priority: Priority
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
   /// resolves what it needs itself (its edges are then observed while it runs).
@@ -71,6 +73,7 @@ final class AnyNode: @unchecked Sendable {
     self.isMainActor = isMainActor
     self.key = key
     self.scope = scope
+    self.kind = scope.kind
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
@@ -90,7 +93,9 @@ final class AnyNode: @unchecked Sendable {
 
   /// Whether the service is built: published in its cell, or held (a weak one's object may be
   /// gone since).
-  var isBuilt: Bool { isReady || (scope.isCached && withState { $0.isHeld }) }
+  var isBuilt: Bool {
+    isReady || ((kind.isHeld || holdsValue.load(ordering: .relaxed)) && withState { $0.isHeld })
+  }
 
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
   /// a built singleton.
@@ -123,7 +128,7 @@ final class AnyNode: @unchecked Sendable {
   @discardableResult
   func finish(_ destination: consuming ValueDestination, attempt: Int) -> Held? {
     let ending: SlotState.Ending
-    switch scope {
+    switch kind {
     case .weak:
       let object = destination.takeObject()
       ending = withState {
@@ -157,7 +162,7 @@ final class AnyNode: @unchecked Sendable {
   /// service that is built takes this lock and no walk.
   @inline(__always)
   func heldValue() -> Held? {
-    switch scope {
+    switch kind {
     case .transient: return nil
     case .singleton: if !holdsValue.load(ordering: .relaxed) { return nil }
     case .weak, .named: break
@@ -176,7 +181,7 @@ final class AnyNode: @unchecked Sendable {
     while let node = queue.popLast() {
       for key in node.knownDependencies {
         guard let dependency = node.owner.lookup(key)?.takeUnretainedValue() else { continue }
-        switch dependency.scope {
+        switch dependency.kind {
         case .named: return true
         case .singleton:
           if dependency.holdsValue.load(ordering: .relaxed) { return true }
