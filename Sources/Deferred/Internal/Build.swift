@@ -238,7 +238,10 @@ extension AnyNode {
     switch kind {
     case .singleton, .weak, .named:
       let (node, held) = try ensureReadyHolding(context)
-      return held?.read(as: Value.self) ?? node.value.read(as: Value.self)
+      // No `held?.read(...) ?? ...`: an `Optional<Value>` would make this unspecialised code
+      // look up its metadata on every call, transients' included.
+      if let held { return held.read(as: Value.self) }
+      return node.value.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
       return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
         try self.resolveSlow(main, as: Value.self)
@@ -260,7 +263,8 @@ extension AnyNode {
   {
     let (node, held) = try await ensureReadyHoldingAsync(context)
     guard kind == .transient else {
-      return held?.read(as: Value.self) ?? node.value.read(as: Value.self)
+      if let held { return held.read(as: Value.self) }
+      return node.value.read(as: Value.self)
     }
     let making = TransientMaking(self, context)
     let destination = ValueDestination.allocate(key.type)

@@ -221,7 +221,11 @@ final class AnyNode: @unchecked Sendable {
         PendingWork(queue: queue) { node, held in
           // Handed out: a service warmed up for this work was not warmed up for nothing.
           node.wasResolved.store(true, ordering: .relaxed)
-          work(held?.read(as: Value.self) ?? node.value.read(as: Value.self))
+          if let held {
+            work(held.read(as: Value.self))
+          } else {
+            work(node.value.read(as: Value.self))
+          }
         }
       ], ahead: false)
   }
