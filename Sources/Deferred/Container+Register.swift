@@ -266,7 +266,7 @@ extension Container {
         detail: "as weak: \(Value.self) is not a class nor a protocol bound to classes, and a"
           + " weak reference holds only objects")
     }
-    if scope.isNamed { hasNamedScopes.store(true, ordering: .releasing) }
+    if scope.isNamed { Container.namedScopesRegistered.store(true, ordering: .releasing) }
     try add(
       AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,

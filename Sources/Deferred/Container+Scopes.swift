@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Container {
   /// Drops every instance of a named scope, and every cached service built with one of them,
   /// so that the next resolve builds each anew: the signed-in user's session at logout.
@@ -69,14 +71,8 @@ extension Container {
     for child in children { child.resetHere(scope, fromParent: true, into: &dropped) }
   }
 
-  /// Whether a named scope is registered in this container or an ancestor: until one is, a
-  /// build need not look for one among its dependencies.
-  var mayHaveNamedScopes: Bool {
-    var container: Container? = self
-    while let current = container {
-      if current.hasNamedScopes.load(ordering: .acquiring) { return true }
-      container = current.parent
-    }
-    return false
-  }
+  /// Whether a named scope was registered in any container of the process: until one is, a
+  /// build need not look for one among its dependencies (one load, where walking the
+  /// ancestors would retain each).
+  static let namedScopesRegistered = Atomic<Bool>(false)
 }

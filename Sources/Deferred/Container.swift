@@ -42,8 +42,6 @@ public final class Container: Sendable {
   let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
-  /// Set by the first registration of a named scope: until then no build looks for one.
-  let hasNamedScopes = Atomic<Bool>(false)
   /// In a child: the sum of the ancestors' generations its copies were worked out for.
   let copiesGeneration = Atomic<Int>(-1)
   /// In a child: where it was made, to name it in errors.

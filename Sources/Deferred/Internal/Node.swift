@@ -172,10 +172,10 @@ final class AnyNode: @unchecked Sendable {
 
   /// Whether a value of this service, made now, was made with a named scope's value: one of
   /// its known dependencies is of a named scope, or holds its value because it was, or is a
-  /// transient or weak service that depends on one. Skipped (one atomic load per container)
-  /// while no named scope is registered.
+  /// transient or weak service that depends on one. Skipped (one atomic load) while no named
+  /// scope is registered.
   func dependsOnNamedScope() -> Bool {
-    guard owner.mayHaveNamedScopes else { return false }
+    guard Container.namedScopesRegistered.load(ordering: .acquiring) else { return false }
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
     var queue: [AnyNode] = [self]
     while let node = queue.popLast() {

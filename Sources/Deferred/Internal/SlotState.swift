@@ -160,7 +160,7 @@ struct SlotState {
   /// alone: its value goes to its waiters, and to work queued before the reset if no new
   /// build has begun.
   mutating func built(attempt: Int, storing: Stored? = nil, value: Held? = nil) -> Ending {
-    if let index = stale.firstIndex(where: { $0.attempt == attempt }) {
+    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
       let building = stale.remove(at: index)
       let wake = building.latch?.finish(.built(value))
       guard case .idle = state, !delivering, !pending.isEmpty else {
@@ -184,7 +184,7 @@ struct SlotState {
   /// Ends the build under way with a failure: the next resolve tries again. Queued work stays
   /// queued until a later build succeeds.
   mutating func failed(attempt: Int, _ error: DeferredError) -> DispatchGroup? {
-    if let index = stale.firstIndex(where: { $0.attempt == attempt }) {
+    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
       return stale.remove(at: index).latch?.finish(.failed(error))
     }
     let latch = end(attempt: attempt)

@@ -166,8 +166,15 @@ enum Held: @unchecked Sendable {
 }
 
 /// A weak service's object, not kept alive.
-struct WeakObject {
+///
+/// A class, not a struct: a weak reference stored inline would make the slot's state enum
+/// costly to copy and switch over (not bitwise-takable), on every singleton's build too.
+final class WeakObject {
   weak var object: AnyObject?
+
+  init(object: AnyObject) {
+    self.object = object
+  }
 }
 
 extension ValueDestination {
