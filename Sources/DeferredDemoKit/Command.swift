@@ -45,7 +45,8 @@ public enum Command: Sendable, Hashable {
       --slow S=X     scale service S's work by X (S: Achievements, LocationProvider,
                      SimulatedRemote, Suggestions, TapeIndex, ThemeEngine, TipsCatalog)
     compare      launches N fresh processes per mode, interleaved, timed from their spawn;
-                 prints the median and 95th percentile of each mode's times
+                 prints the median and 95th percentile of each mode's times, and the deferred
+                 app's work after its first frame over its ideal bound (see history)
       --runs N       launches per mode (default 10)
       --json         print one JSON object
       --slowdown X   as for launch
