@@ -139,4 +139,18 @@ import Testing
     #expect(text.contains("  ! TapeIndex took 90.00 ms"))
     #expect(!text.contains("regressions: none"))
   }
+
+  /// The child process waits for the history's job before it exits: `settled()` returns once
+  /// every job handed over so far has ended (the delayed ones, an idle timer, are not counted).
+  @Test func theTrackingSchedulerIsSettledOnceItsJobsHaveEnded() async {
+    let scheduler = TrackingScheduler()
+    let ran = Locked<[Int]>([])
+    for index in 0..<3 {
+      scheduler.schedule(
+        LaunchJob(label: "job \(index)", qos: .background) { ran.withLock { $0.append(index) } })
+    }
+    scheduler.schedule(LaunchJob(label: "timer", qos: .utility) {}, after: .seconds(3_600))
+    await scheduler.settled()
+    #expect(ran.withLock { $0.sorted() } == [0, 1, 2])
+  }
 }
