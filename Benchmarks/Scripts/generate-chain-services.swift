@@ -98,14 +98,16 @@ func swinjectRegistrations() -> String {
 func deferredResolverRegistrations() -> String {
   var out = header + "\nimport Deferred\n"
   for start in stride(from: 0, to: coldLength, by: chunk) {
-    out += "\nfunc registerDeferredResolverChain\(start / chunk)(_ c: Container) throws(DeferredError) {\n"
+    out +=
+      "\nfunc registerDeferredResolverChain\(start / chunk)(_ c: Container) throws(DeferredError) {\n"
     for i in start..<(start + chunk) {
       let make = i == 0 ? "_ in Chain0()" : "r in Chain\(i)(try r.resolve(Chain\(i - 1).self))"
       out += "  try c.register(Chain\(i).self) { \(make) }\n"
     }
     out += "}\n"
   }
-  out += "\nlet deferredResolverChainChunks: [@Sendable (Container) throws(DeferredError) -> Void] = [\n"
+  out +=
+    "\nlet deferredResolverChainChunks: [@Sendable (Container) throws(DeferredError) -> Void] = [\n"
   for n in 0..<(coldLength / chunk) { out += "  registerDeferredResolverChain\(n),\n" }
   out += "]\n"
   return out

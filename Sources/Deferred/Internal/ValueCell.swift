@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The one home of a service's value in raw memory: the cell of a node, holding its built
 /// singleton, and the destinations factories write values into.
 ///
@@ -92,15 +100,26 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
 
   /// Gives the memory back: to `context`'s scratch if it is from there, otherwise to the heap.
   @inline(__always)
-  private func free(from context: BuildContext?) {
+  private func giveBack(from context: BuildContext?) {
     if let context, context.releaseScratch(raw) { return }
-    raw.deallocate()
+    free(raw)
   }
 
-  /// Memory for one value of `type`, not initialised.
+  /// Memory for one value of `type`, not initialised, from `malloc` (freed with `free`).
+  ///
+  /// `UnsafeMutablePointer.allocate` goes through the runtime's aligned allocator even for an
+  /// alignment `malloc` gives anyway (`posix_memalign`: twice `malloc`'s instructions, on every
+  /// singleton's first build).
   static func allocate(_ type: Any.Type) -> ValueDestination {
     func allocate<Value>(_: Value.Type) -> UnsafeMutableRawPointer {
-      UnsafeMutableRawPointer(UnsafeMutablePointer<Value>.allocate(capacity: 1))
+      let size = Swift.max(1, MemoryLayout<Value>.size)
+      let alignment = MemoryLayout<Value>.alignment
+      if alignment <= 16, let raw = malloc(size) { return raw }
+      var raw: UnsafeMutableRawPointer?
+      guard posix_memalign(&raw, Swift.max(alignment, MemoryLayout<Int>.size), size) == 0,
+        let raw
+      else { fatalError("out of memory for a \(Value.self)") }
+      return raw
     }
     return ValueDestination(raw: allocate(type), type: type)
   }
@@ -128,13 +147,13 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
   /// (``transient(_:on:)``), otherwise to the heap.
   consuming func take<Value>(as _: Value.Type, from context: BuildContext? = nil) -> Value {
     assert(Value.self == type, "took \(type) as \(Value.self)")
-    defer { free(from: context) }
+    defer { giveBack(from: context) }
     return raw.assumingMemoryBound(to: Value.self).move()
   }
 
   /// Frees memory that holds no value (the factory threw), as ``take(as:from:)`` does.
   consuming func discard(from context: BuildContext? = nil) {
-    free(from: context)
+    giveBack(from: context)
   }
 
   /// Destroys the value in it and frees the memory.
@@ -144,7 +163,7 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
     }
     let type: Any.Type = type
     deinitialize(type, raw)
-    raw.deallocate()
+    free(raw)
   }
 }
 
