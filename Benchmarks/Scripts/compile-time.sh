@@ -13,7 +13,11 @@
 #   Benchmarks/Scripts/compile-time.sh --modules DIR  uses the modules in DIR (a copy of the
 #                                                   build's, to compare two builds) and builds
 #                                                   nothing
+#   Benchmarks/Scripts/compile-time.sh --output FILE  also writes the JSON object to FILE, for
+#                                                   `DeferredBenchmarks --compile-time FILE`
 #
+# The forms: Deferred's three (parameters, closure, resolver), Swinject's, and `HandWritten`, a
+# dictionary of closures declared in the file itself (the floor: what any registration costs).
 # Prints a table on standard output, then one JSON object:
 # `{"compileTime1000": {"DeferredParameters": s, "DeferredClosure": s, "DeferredResolver": s,
 # "Swinject": s}}` (the compiler's CPU seconds at N = 1000; `null` where N = 1000 was not run).
@@ -25,7 +29,7 @@ cd "$(dirname "$0")/.."
 
 usage() {
   echo "usage: Scripts/compile-time.sh [--quick] [--sizes \"N …\"] [--split K] [--onone]" \
-    "[--keep DIR] [--modules DIR]" >&2
+    "[--keep DIR] [--modules DIR] [--output FILE]" >&2
   exit 64
 }
 
@@ -34,6 +38,7 @@ split=0
 optimization=-O
 keep=""
 module_dir=""
+output=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) sizes=(200) ;;
@@ -58,12 +63,18 @@ while [[ $# -gt 0 ]]; do
       module_dir=$2
       shift
       ;;
+    --output)
+      [[ $# -ge 2 ]] || usage
+      output=$2
+      shift
+      ;;
     *) usage ;;
   esac
   shift
 done
 
-forms=(DeferredParameters DeferredClosure DeferredResolver Swinject)
+forms=(DeferredParameters DeferredClosure DeferredResolver Swinject HandWritten)
+json_forms=(DeferredParameters DeferredClosure DeferredResolver Swinject)
 
 # The modules, from the benchmark package's release build (the same flags as CI's, so that its
 # build is reused): Deferred's and Swinject's, each built with -O and whole-module optimisation.
@@ -103,6 +114,15 @@ generate() {
   local form=$1 n=$2 i
   case $form in
     Swinject) echo "import Swinject" ;;
+    HandWritten)
+      echo "public final class Container {"
+      echo "  var factories: [ObjectIdentifier: (Container) -> Any] = [:]"
+      echo "  func register<T>(_ type: T.Type, _ factory: @escaping (Container) -> T) {"
+      echo "    factories[ObjectIdentifier(type)] = factory"
+      echo "  }"
+      echo "  func resolve<T>(_ type: T.Type) -> T { factories[ObjectIdentifier(type)]!(self) as! T }"
+      echo "}"
+      ;;
     *) echo "import Deferred" ;;
   esac
   echo
@@ -112,7 +132,7 @@ generate() {
   done
   local signature throws=""
   case $form in
-    Swinject) signature="(_ c: Container)" ;;
+    Swinject | HandWritten) signature="(_ c: Container)" ;;
     *)
       signature="(_ c: Container) throws(DeferredError)"
       throws="try "
@@ -156,6 +176,13 @@ generate() {
           echo "  c.register(S0.self) { _ in S0() }"
         else
           echo "  c.register(S$i.self) { r in S$i(dep: r.resolve($previous.self)!) }"
+        fi
+        ;;
+      HandWritten)
+        if ((i == 0)); then
+          echo "  c.register(S0.self) { _ in S0() }"
+        else
+          echo "  c.register(S$i.self) { r in S$i(dep: r.resolve($previous.self)) }"
         fi
         ;;
     esac
@@ -204,8 +231,10 @@ for form in "${forms[@]}"; do
 done
 
 members=()
-for form in "${forms[@]}"; do members+=("\"$form\": ${seconds[$form.1000]:-null}"); done
-printf '{"compileTime1000": {%s}}\n' "$(
+for form in "${json_forms[@]}"; do members+=("\"$form\": ${seconds[$form.1000]:-null}"); done
+json=$(printf '{"compileTime1000": {%s}}' "$(
   IFS=,
   echo "${members[*]}" | sed 's/,"/, "/g'
-)"
+)")
+echo "$json"
+[[ -z $output ]] || echo "$json" >"$output"

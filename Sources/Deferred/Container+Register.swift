@@ -361,9 +361,15 @@ extension Factory {
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
-    let keys = (repeat each keys)
-    return .sync { resolver, value in
-      value.initialize(to: try make(repeat resolver.resolve(each keys)))
+    // The keys are the node's declared dependencies, in this order: the factory reads them
+    // from there. Capturing them as a tuple made every call, unspecialised, look up the
+    // tuple's type metadata and each key's (about 1,100 instructions a dependency).
+    .sync { resolver, value in
+      var position = 0
+      try withUnsafeMutablePointer(to: &position) { position in
+        value.initialize(
+          to: try make(repeat resolver.resolveDeclared((each Dependency).self, at: position)))
+      }
     }
   }
 

@@ -110,7 +110,7 @@ public final class Container: Sendable {
     self.clock = clock
     self.waitLimit = waitLimit
     self.maxConcurrentBuilds = max(1, maxConcurrentBuilds ?? activeProcessorCount())
-    self.launchSchedule = Locked(LaunchSchedule(width: self.maxConcurrentBuilds))
+    self.launchSchedule = Locked(LaunchSchedule(width: self.maxConcurrentBuilds, history: history))
   }
 
   private init(parent: Container, origin: String) {
@@ -122,7 +122,8 @@ public final class Container: Sendable {
     self.waitLimit = parent.waitLimit
     self.maxConcurrentBuilds = parent.maxConcurrentBuilds
     self.history = parent.history
-    self.launchSchedule = Locked(LaunchSchedule(width: parent.maxConcurrentBuilds))
+    self.launchSchedule = Locked(
+      LaunchSchedule(width: parent.maxConcurrentBuilds, history: parent.history))
   }
 
   /// Makes a container that inherits this one's registrations and may override them.

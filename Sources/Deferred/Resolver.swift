@@ -38,4 +38,15 @@ public struct Resolver: ~Copyable {
     if dependent.dependencies == nil { dependent.observe(key.erased) }
     return try container.resolve(key, context: context)
   }
+
+  /// Resolves the dependency the factory declared at `position` (then moves `position` on),
+  /// of type `Dependency`: the keyed forms' factories resolve their keys through this, from
+  /// the node's declared keys, rather than from keys of their own.
+  func resolveDeclared<Dependency: Sendable>(
+    _: Dependency.Type, at position: UnsafeMutablePointer<Int>
+  ) throws(DeferredError) -> Dependency {
+    let key = dependent.dependencies.unsafelyUnwrapped[position.pointee]
+    position.pointee += 1
+    return try container.resolve(ServiceKey<Dependency>(key), context: context)
+  }
 }

@@ -48,6 +48,13 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   public var description: String { erased.description }
 
   var erased: AnyServiceKey { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+
+  /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
+  init(_ erased: AnyServiceKey) {
+    assert(erased.type == Value.self, "\(erased) taken as a key of \(Value.self)")
+    self.name = erased.name
+    self.nameHash = erased.nameHash
+  }
 }
 
 /// A service key with its value type erased, used for graph edges, errors and reports.

@@ -1,14 +1,15 @@
 /// What the command line asks for.
 enum Command {
   /// Run every scenario and check, and print a table, or JSON.
-  case benchmark(Mode, json: Bool)
+  /// `compileTime` is the file `Scripts/compile-time.sh --output` wrote, if one was given.
+  case benchmark(Mode, json: Bool, compileTime: String?)
   /// Print the usage.
   case help
   /// A hidden subcommand, run in a child process of a benchmark run.
   case child(String, [String])
 
   static let usage = """
-    usage: DeferredBenchmarks [--quick] [--json]
+    usage: DeferredBenchmarks [--quick] [--json] [--compile-time FILE]
 
     Compares Deferred with Swinject, swift-dependencies and hand-written baselines: the time
     per operation of each scenario (median, min and max over the repetitions), whether a
@@ -16,6 +17,9 @@ enum Command {
 
       --quick   run every scenario briefly: to check that they run, not to read the numbers
       --json    print one JSON object on standard output instead of tables
+      --compile-time FILE
+                include the compile-time figures that Scripts/compile-time.sh --output FILE
+                wrote (its "compileTime1000" object) in the JSON
       -h, --help
                 print this message
 
@@ -30,14 +34,19 @@ enum Command {
     }
     var quick = false
     var json = false
-    for argument in arguments {
+    var compileTime: String?
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
       switch argument {
       case "--quick" where !quick: quick = true
       case "--json" where !json: json = true
+      case "--compile-time" where compileTime == nil:
+        guard let file = rest.popFirst() else { return nil }
+        compileTime = file
       case "-h", "--help": return .help
       default: return nil
       }
     }
-    return .benchmark(quick ? .quick : .full, json: json)
+    return .benchmark(quick ? .quick : .full, json: json, compileTime: compileTime)
   }
 }

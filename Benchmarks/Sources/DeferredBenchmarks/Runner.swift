@@ -1,7 +1,7 @@
 /// Runs every scenario and check, and prints the report.
 enum Runner {
   /// Returns the exit status: 1 if a measurement broke, else 0.
-  static func run(_ mode: Mode, json: Bool) -> Int32 {
+  static func run(_ mode: Mode, json: Bool, compileTime: String?) -> Int32 {
     var report = Report(machine: Machine.description, date: Machine.today, mode: mode)
     logProgress("DeferredBenchmarks, \(mode.name) mode, on \(report.machine)")
     for scenario in Scenario.all {
@@ -43,6 +43,9 @@ enum Runner {
       report.scenarios.append(result)
       if !json { print(result.table + "\n") }
     }
+    logProgress("schedulingQuality")
+    report.schedulingQuality = SchedulingQuality.check(mode)
+    if !json, let quality = report.schedulingQuality { print(quality.table + "\n") }
     logProgress("survives10000On512KiB")
     report.survival = DeepChainSurvival.check()
     logProgress("allocationsPerResolveCached")
@@ -51,6 +54,13 @@ enum Runner {
     report.memory = MemoryPerService.check()
     logProgress("registerCold")
     report.registerCold = RegisterCold.check(mode)
+    if let compileTime {
+      guard let figures = CompileTime.read(compileTime) else {
+        logProgress("no compile-time figures in \(compileTime)")
+        return 1
+      }
+      report.compileTime = figures
+    }
     print(json ? report.json : report.checksTable)
     return report.hasFailures ? 1 : 0
   }

@@ -90,6 +90,9 @@ struct LaunchSchedule {
     let isMainLane: Bool
     /// Registration order, to keep builds of equal rank in the order the app registered them.
     let order: Int
+    /// The rank's minor key, within a stage and quality of service: the registration order;
+    /// with a history, the longest remaining path first (`rankByLongestPath`).
+    @exclusivity(unchecked) fileprivate(set) var minorRank: UInt64
     /// Scheduled dependencies not built yet.
     @exclusivity(unchecked) fileprivate(set) var gates = 0
     @exclusivity(unchecked) fileprivate(set) var dependents: [Entry] = []
@@ -109,6 +112,7 @@ struct LaunchSchedule {
       self.isAsync = node.isAsync
       self.isMainLane = node.isMainActor && !node.isAsync
       self.order = order
+      self.minorRank = UInt64(order)
       self.released = released
     }
 
@@ -158,9 +162,16 @@ struct LaunchSchedule {
   private var waiters: [Waiter] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
+  /// What past launches cost, to run the longest remaining path first; `nil`: registration
+  /// order.
+  private let history: LaunchHistory?
+  /// Once the first frame's entries are ranked by their paths: the cost taken for a service
+  /// the history does not know, and the longest path, which scales the ranks.
+  private var pathScale: (unknownCost: UInt64, longest: UInt64)?
 
-  init(width: Int) {
+  init(width: Int, history: LaunchHistory? = nil) {
     self.width = max(1, width)
+    self.history = history
   }
 
   /// Whether every build scheduled before it was has ended.
@@ -245,6 +256,7 @@ struct LaunchSchedule {
     }
     for entry in added { gate(entry) }
     Self.ungateCycles(among: added)
+    if history != nil { rankByLongestPath(added) }
     for entry in added { makeReady(entry, at: now) }
     var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
     completeIfDone(&work, at: now)
@@ -260,8 +272,12 @@ struct LaunchSchedule {
       let (entry, delay) = addEntry(node, order: entries.count)
     else { return LaunchWork() }
     // A new entry has no dependents yet: it can close no loop but through itself, which
-    // `gate` leaves out.
+    // `gate` leaves out. Its path is its own cost: the first frame's paths are not made again.
     gate(entry)
+    if let (unknownCost, longest) = pathScale {
+      entry.minorRank = Self.pathRank(
+        path: cost(of: entry) ?? unknownCost, longest: longest, order: entry.order)
+    }
     makeReady(entry, at: now)
     var work = LaunchWork(timers: delay.map { [$0] } ?? [])
     work.submit = takeSubmittable()
@@ -548,10 +564,85 @@ struct LaunchSchedule {
     }
   }
 
-  /// Stage, then quality of service, then registration order: lower runs first.
+  /// Stage, then quality of service, then the minor rank (registration order, or with a
+  /// history the longest remaining path first): lower runs first.
   private static func rank(_ entry: Entry) -> UInt64 {
     let qos = UInt64(BuildQoS.allCases.firstIndex(of: entry.priority.qos) ?? 0)
-    return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | UInt64(entry.order)
+    return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | entry.minorRank
+  }
+
+  /// Ranks the first frame's entries by the longest path of remembered costs from each
+  /// through its dependents (critical-path list scheduling): an entry's path is its typical
+  /// self time plus the longest of its dependents' paths, over the scheduled graph (declared
+  /// dependencies, or those observed in past builds), in O(V + E) once, here, not at each pop.
+  ///
+  /// A service the history does not know (new, or never built) costs the median of the known
+  /// ones: a guess that neither sends it last (zero would, however long the chain it heads) nor
+  /// first. With no launch remembered, or no service known, the ranks stay registration order.
+  /// Stage and quality of service stay the major keys: a path orders builds within a class.
+  private mutating func rankByLongestPath(_ entries: [Entry]) {
+    // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
+    guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
+    // Each entry's cost in `minorRank` for now (unknown: `.max`), its gates left in `low`.
+    var known: [UInt64] = []
+    known.reserveCapacity(entries.count)
+    var sorted: [Entry] = []
+    sorted.reserveCapacity(entries.count)
+    for entry in entries {
+      let cost = cost(of: entry)
+      if let cost { known.append(cost) }
+      entry.minorRank = cost ?? .max
+      entry.low = entry.gates
+      if entry.gates == 0 { sorted.append(entry) }
+    }
+    guard !known.isEmpty else {
+      for entry in entries { entry.minorRank = UInt64(entry.order) }
+      return
+    }
+    known.sort()
+    let unknownCost = known[(known.count - 1) / 2]
+    // Kahn's order: gates come only from these entries, and no cycle is left among them.
+    var next = 0
+    while next < sorted.count {
+      for dependent in sorted[next].dependents {
+        dependent.low -= 1
+        if dependent.low == 0 { sorted.append(dependent) }
+      }
+      next += 1
+    }
+    var longest: UInt64 = 0
+    for entry in sorted.reversed() {
+      var tail: UInt64 = 0
+      for dependent in entry.dependents { tail = max(tail, dependent.minorRank) }
+      let cost = entry.minorRank == .max ? unknownCost : entry.minorRank
+      let (path, overflow) = cost.addingReportingOverflow(tail)
+      entry.minorRank = overflow ? .max - 1 : path
+      longest = max(longest, entry.minorRank)
+    }
+    for entry in entries {
+      entry.minorRank = Self.pathRank(path: entry.minorRank, longest: longest, order: entry.order)
+    }
+    pathScale = (unknownCost, longest)
+  }
+
+  /// The typical self time of `entry`'s service, in nanoseconds, if the history knows it.
+  private func cost(of entry: Entry) -> UInt64? {
+    guard let time = history?.typicalSelfTime(of: entry.node.key.description) else { return nil }
+    let (seconds, attoseconds) = time.components
+    guard seconds >= 0 else { return 0 }
+    let (nanoseconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max - 1 : nanoseconds &+ UInt64(attoseconds / 1_000_000_000)
+  }
+
+  /// The largest path rank and registration order a minor rank holds (24 bits each).
+  private static let pathRankMax = (1 << 24) - 1
+
+  /// A minor rank for a path: the longest first, in 24 bits scaled to `longest`, then the
+  /// registration order.
+  private static func pathRank(path: UInt64, longest: UInt64, order: Int) -> UInt64 {
+    let scale = Double(pathRankMax)
+    let scaled = longest == 0 ? 0 : min(scale, Double(path) / Double(longest) * scale)
+    return (UInt64(scale) - UInt64(scaled)) << 24 | UInt64(min(order, pathRankMax))
   }
 
   /// Takes the entries to hand to the scheduler now: every ready async build, synchronous ones

@@ -16,6 +16,9 @@ enum ChildCommand {
   /// `_memory CONTENDER COUNT`: prints the bytes registering and building COUNT services kept
   /// (see ``MemoryChild``).
   static let memory = "_memory"
+  /// `_scheduling-quality quick|full`: measures ``SchedulingQuality`` alone and prints its
+  /// table.
+  static let schedulingQuality = "_scheduling-quality"
 
   /// Runs the hidden subcommand `name`, or returns `nil` if there is none of that name.
   static func run(_ name: String, _ arguments: [String]) -> Int32? {
@@ -27,6 +30,11 @@ enum ChildCommand {
     case (registerCold, 2):
       Int(arguments[1]).map { RegisterColdChild.run(arguments[0], length: $0) }
     case (memory, 2): Int(arguments[1]).map { MemoryChild.run(arguments[0], count: $0) }
+    case (schedulingQuality, 1) where ["quick", "full"].contains(arguments[0]):
+      {
+        print(SchedulingQuality.check(arguments[0] == "quick" ? .quick : .full).table)
+        return 0
+      }()
     default: nil
     }
   }

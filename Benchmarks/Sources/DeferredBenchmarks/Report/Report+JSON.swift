@@ -26,6 +26,19 @@ extension Report {
       "  \"survives10000On512KiB\": "
         + object(survival.map { ($0.contender, $0.survived ? "true" : "false") })
     ]
+    if let quality = schedulingQuality {
+      // Each row's ratio: the mean over sizes and seeds, then per size.
+      let rows = SchedulingQuality.rows
+      tail.append(
+        "  \"schedulingQuality\": "
+          + object(rows.map { ($0, fixed(quality.overall[$0] ?? 0, 3)) }))
+      tail.append(
+        "  \"schedulingQualityBySize\": "
+          + object(
+            quality.settings.sizes.map { size in
+              (String(size), object(rows.map { ($0, fixed(quality.bySize[size]?[$0] ?? 0, 3)) }))
+            }))
+    }
     if let allocations {
       tail.append(
         "  \"allocationsPerResolveCached\": "
@@ -58,6 +71,7 @@ extension Report {
             }
             return (outcome.form, object(members))
           }))
+    if let compileTime { tail.append("  \"compileTime1000\": \(compileTime)") }
     lines.append(tail.joined(separator: ",\n"))
     lines.append("}")
     return lines.joined(separator: "\n")

@@ -26,11 +26,15 @@ struct Report {
   let mode: Mode
   var scenarios: [ScenarioResult] = []
   var survival: [DeepChainSurvival.Outcome] = []
+  /// How close each way of running a launch comes to the ideal schedule.
+  var schedulingQuality: SchedulingQuality.Outcome?
   /// `nil` where allocations cannot be counted.
   var allocations: [AllocationCount.Outcome]?
   /// `nil` where bytes cannot be counted.
   var memory: [MemoryPerService.Outcome]?
   var registerCold: [RegisterCold.Outcome] = []
+  /// The `compileTime1000` object of `Scripts/compile-time.sh`, as it wrote it (JSON already).
+  var compileTime: String?
 
   /// Whether a measurement broke.
   var hasFailures: Bool {
