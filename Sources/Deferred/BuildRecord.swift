@@ -46,8 +46,14 @@ public struct BuildRecord: Sendable, Hashable {
   public var outcome: Outcome
   /// For a failed build: the error.
   public var error: String?
-  /// Which attempt this was: 1 for the first build, more after failures.
+  /// Which attempt this was: 1 for the first build, one more for each later build of the
+  /// service (after a failure, a reset of its scope, or a weak service's release).
   public var attempt: Int
+  /// The generation of the service this build made: 0 for the first; one more after each
+  /// ``Container/reset(_:)`` that dropped the service (a named-scope service, or one built with
+  /// one), or each time a weak service was built anew once its last holder let it go. Absent
+  /// from reports written before scopes (decoded as 0).
+  public var generation: Int
 
   /// Creates a record.
   ///
@@ -69,12 +75,13 @@ public struct BuildRecord: Sendable, Hashable {
   ///   - outcome: How it ended.
   ///   - error: The error, if it failed.
   ///   - attempt: Which attempt it was.
+  ///   - generation: The generation of the service it made.
   public init(
     service: String, priority: Priority, trigger: BuildTrigger, requestedBy: String? = nil,
     thread: String, isMainThread: Bool, qos: BuildQoS? = nil, queued: Duration? = nil,
     start: Duration, duration: Duration, selfDuration: Duration, cpu: Duration? = nil,
     waited: Duration = .zero, waiters: [String] = [], outcome: Outcome, error: String? = nil,
-    attempt: Int
+    attempt: Int, generation: Int = 0
   ) {
     self.service = service
     self.priority = priority
@@ -93,6 +100,7 @@ public struct BuildRecord: Sendable, Hashable {
     self.outcome = outcome
     self.error = error
     self.attempt = attempt
+    self.generation = generation
   }
 
   /// When it ended, from the process start.
@@ -105,7 +113,7 @@ public struct BuildRecord: Sendable, Hashable {
 extension BuildRecord: Codable {
   private enum CodingKeys: String, CodingKey {
     case service, priority, idleDelayNs, trigger, requestedBy, thread, mainThread, qos, queuedNs,
-      startNs, durationNs, selfNs, cpuNs, waitedNs, waiters, outcome, error, attempt
+      startNs, durationNs, selfNs, cpuNs, waitedNs, waiters, outcome, error, attempt, generation
   }
 
   /// Reads a record in the shape of the report's JSON schema (`Docs/ReportSchema.md`).
@@ -136,7 +144,8 @@ extension BuildRecord: Codable {
       waiters: try values.decodeIfPresent([String].self, forKey: .waiters) ?? [],
       outcome: try values.decode(Outcome.self, forKey: .outcome),
       error: try values.decodeIfPresent(String.self, forKey: .error),
-      attempt: try values.decodeIfPresent(Int.self, forKey: .attempt) ?? 1)
+      attempt: try values.decodeIfPresent(Int.self, forKey: .attempt) ?? 1,
+      generation: try values.decodeIfPresent(Int.self, forKey: .generation) ?? 0)
   }
 
   /// Writes the record in the shape of the report's JSON schema: times in whole nanoseconds.
@@ -163,5 +172,7 @@ extension BuildRecord: Codable {
     try values.encode(outcome, forKey: .outcome)
     try values.encode(error, forKey: .error)
     try values.encode(attempt, forKey: .attempt)
+    // Only for a later generation: reports of apps without scopes stay as they were.
+    if generation > 0 { try values.encode(generation, forKey: .generation) }
   }
 }

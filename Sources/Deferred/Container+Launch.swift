@@ -24,7 +24,7 @@ extension Container {
   public func launch(_ flags: Set<LaunchFlag> = []) throws(DeferredError) {
     if !MainThread.isCurrent,
       let node = currentTable().orderedNodes.first(where: {
-        $0.isMainActor && $0.scope == .singleton
+        $0.isMainActor && $0.kind.isCached
           && $0.priority.resolved(in: flags).stage == .critical
       })
     {
@@ -43,7 +43,7 @@ extension Container {
     do throws(DeferredError) {
       // An argument factory's priority is its dependencies': the walk builds them, not it.
       for node in currentTable().orderedNodes
-      where (node.scope == .singleton || node.takesArgument)
+      where (node.kind.isCached || node.takesArgument)
         && node.priority.resolved(in: flags).stage == .critical
       {
         try node.ensureReady(context)

@@ -24,7 +24,8 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.
@@ -59,7 +60,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -100,7 +102,8 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.

@@ -15,13 +15,15 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
-  /// - Throws: ``DeferredError/Code/duplicateRegistration`` if the key is registered already and
-  ///   `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
+  /// - Throws: ``DeferredError/Code/invalidScope`` for a ``Scope/weak`` service whose type is
+  ///   not a class nor a class-bound protocol; ``DeferredError/Code/duplicateRegistration`` if
+  ///   the key is registered already and `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
   ///   already, if this is a child container that has resolved something, or if `replacing`
   ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
   ///   once the container is shut down.
@@ -72,7 +74,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -121,7 +124,8 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
@@ -141,7 +145,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
@@ -175,7 +180,8 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
@@ -212,7 +218,8 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default) or ``Scope/transient``.
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -261,6 +268,13 @@ extension Container {
     dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false,
     note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
+    if scope == .weak && !isObjectType(Value.self) {
+      throw DeferredError(
+        .invalidScope, key: key.erased, chain: [key.erased],
+        detail: "as weak: \(Value.self) is not a class nor a protocol bound to classes, and a"
+          + " weak reference holds only objects")
+    }
+    if scope.isNamed { Container.namedScopesRegistered.store(true, ordering: .releasing) }
     try add(
       AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,

@@ -67,7 +67,8 @@ extension Container {
           duration: Duration(nanoseconds: duration),
           selfDuration: Duration(nanoseconds: selfDuration),
           cpu: build.cpu.map(Duration.init(nanoseconds:)), waited: wait?.total ?? .zero,
-          waiters: wait?.who ?? [], outcome: outcome, error: error, attempt: build.attempt))
+          waiters: wait?.who ?? [], outcome: outcome, error: error, attempt: build.attempt,
+          generation: build.generation))
     }
 
     let transients = transientStats.map { node, stats in

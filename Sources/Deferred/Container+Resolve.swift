@@ -138,6 +138,7 @@ extension Container {
     }
     let node = found.takeUnretainedValue()
     node.markHandedOut(toFactory: context != nil)
+    if let held = node.heldValue() { return held.read(as: Value.self) }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
@@ -153,6 +154,7 @@ extension Container {
     }
     let node = found.takeUnretainedValue()
     node.markHandedOut(toFactory: context != nil)
+    if let held = node.heldValue() { return held.read(as: Value.self) }
     return try node.resolveSlow(context ?? .current, as: Value.self)
   }
 }

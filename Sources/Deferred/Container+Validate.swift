@@ -5,8 +5,12 @@ extension Container {
   /// service that needs it and the closest registered names), each cycle (with its whole
   /// loop), and each forward whose source does not conform to its type, where it can tell
   /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``). An issue about a
-  /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings: each critical service that needs one that is not critical (which is then
-  /// built before the first frame too). Dependencies come from the factories' parameters; for
+  /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
+  /// each critical service that needs one that is not critical (which is then built before the
+  /// first frame too); each singleton or named-scope service that depends on a weak one (which
+  /// it keeps alive, so it is never let go), and each critical weak service (built before the
+  /// first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
+  /// Dependencies come from the factories' parameters; for
   /// factories that resolve what they need themselves, from what they resolved in past builds.
   ///
   /// ```swift
@@ -50,7 +54,7 @@ extension Container {
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
     // An argument factory's priority is its dependencies': a critical one promotes them too.
     for node in roots
-    where (node.scope == .singleton || node.takesArgument) && node.priority.isCritical {
+    where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
       for dependency in node.knownDependencies {
         guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
           continue
@@ -63,7 +67,38 @@ extension Container {
               detail: needed.priority.description), about: node.key))
       }
     }
+    problems += scopeMismatches(roots)
     return problems
+  }
+
+  /// The warnings about scopes that defeat each other.
+  private func scopeMismatches(_ roots: [AnyNode]) -> [ValidationIssue] {
+    var warnings: [ValidationIssue] = []
+    for node in roots {
+      if node.kind == .weak && node.priority.isCritical {
+        warnings.append(
+          ValidationIssue(
+            .warning,
+            DeferredError(
+              .scopeMismatch, key: node.key, chain: [node.key],
+              detail: "a critical weak service is built before the first frame and let go at"
+                + " once, unless something holds it; make it a singleton or on demand")))
+      }
+      guard node.kind == .singleton || node.kind == .named else { continue }
+      for dependency in node.knownDependencies {
+        guard let needed = node.owner.node(for: dependency), needed.kind == .weak else {
+          continue
+        }
+        warnings.append(
+          ValidationIssue(
+            .warning,
+            DeferredError(
+              .scopeMismatch, key: dependency, chain: [node.key, dependency],
+              detail: "the \(node.scope) \(node.key) keeps the weak service alive as long as it"
+                + " lives, so it is never let go; resolve it when needed instead")))
+      }
+    }
+    return warnings
   }
 
   /// Every distinct cycle reachable from `roots`, found by an iterative depth-first search.

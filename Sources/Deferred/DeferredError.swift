@@ -47,6 +47,13 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// service depends on one that is not critical, so that one is built before the first
     /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
+    /// A registration's scope does not suit its type: ``Scope/weak`` for a value that is not
+    /// an object (a struct, an enum, a protocol not bound to classes).
+    public static let invalidScope = Code("invalidScope")
+    /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a service's
+    /// scope defeats another's, such as a singleton that keeps a weak service alive for good,
+    /// or a critical weak service, built before the first frame and let go at once.
+    public static let scopeMismatch = Code("scopeMismatch")
 
     /// A forwarded service's type does not conform to the type it is forwarded as
     /// (``Container/forward(_:as:name:)``).
@@ -168,6 +175,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service) is forwarded from a service that does not conform to it"
         + " (\(detail ?? "a wrong type"))\(neededBy). Forward it with a conversion,"
         + " `container.forward(key, as: \(typeName).self) { $0 }`, which the compiler checks."
+    case .invalidScope:
+      return "\(service) cannot be registered \(detail ?? "in that scope")."
+    case .scopeMismatch:
+      return "\(service)\(neededBy): \(detail ?? "its scope is defeated")."
     case .criticalNeedsDeferred:
       return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
         + " priority is \(detail ?? "not critical"): it is built before the first frame too."

@@ -72,7 +72,8 @@ extension LaunchReport {
           cpu: optionalNanoseconds(item["cpuNs"]),
           waited: optionalNanoseconds(item["waitedNs"]) ?? .zero,
           waiters: (item["waiters"]?.array ?? []).compactMap(\.string), outcome: outcome,
-          error: item["error"]?.string, attempt: Int(item["attempt"]?.int ?? 1)))
+          error: item["error"]?.string, attempt: Int(item["attempt"]?.int ?? 1),
+          generation: Int(item["generation"]?.int ?? 0)))
     }
     var transients: [TransientRecord] = []
     for item in root["transients"]?.array ?? [] {
@@ -177,6 +178,10 @@ extension LaunchReport {
               ("error", optional(build.error)),
               ("attempt", .int(Int64(build.attempt))),
             ]
+            // Only for a later generation: reports of apps without scopes stay as they were.
+            if build.generation > 0 {
+              members.append(("generation", .int(Int64(build.generation))))
+            }
             // The priority's name rounds an idle delay: the exact delay follows it.
             if let delay = build.priority.idleDelay {
               members.insert(("idleDelayNs", number(delay)), at: 2)

@@ -50,6 +50,7 @@ extension LaunchReport {
         var notes: [String] = []
         if build.outcome != .built { notes.append(build.outcome.rawValue) }
         if build.attempt > 1 { notes.append("attempt \(build.attempt)") }
+        if build.generation > 0 { notes.append("generation \(build.generation)") }
         if build.waited > .zero { notes.append("others waited \(milliseconds(build.waited))") }
         if let queued = build.queued { notes.append("queued \(milliseconds(queued))") }
         return [

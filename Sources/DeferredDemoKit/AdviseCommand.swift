@@ -9,6 +9,9 @@ import Deferred
 #endif
 
 extension DemoCommand {
+  /// The active processors: a container's deferred builds at once by default.
+  static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
   /// `advise`: an eager launch and a deferred one, each in a fresh process; the advice from the
   /// eager one, its prediction of the deferred one, and the deferred one measured.
   static func advise(_ options: AdviseOptions) async throws {
@@ -18,7 +21,7 @@ extension DemoCommand {
     let files = try AppFiles.install(in: directory, workload: workload)
     let executable = ChildProcess.currentExecutable
     // The deferred app runs one deferred build a core.
-    let workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let workers = cores
     let run = try await AdviceRun.measure(workers: workers) { mode in
       let result = try ChildProcess.run(
         [executable, "launch", "--mode", mode.rawValue, "--json", "--data", files.directory]

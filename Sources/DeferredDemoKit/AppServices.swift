@@ -9,11 +9,19 @@ import Deferred
 /// | `Calculator` | after the first frame (user-initiated) | critical |
 /// | `KeypadModel` (main actor) | the main-thread lane, after the first frame | critical, on the main actor |
 /// | `LocationProvider` | after the first frame | critical |
+/// | `TipsCatalog`, `Achievements`, `TapeIndex`, `Suggestions` (needs `TapeIndex`) | after the first frame | critical |
 /// | `SyncService` (async) | after the first frame | awaited before the first frame |
 /// | `SimulatedRemote` | on demand (sync needs it) | critical |
 /// | `Conversions`, `ConfigRefresh` | idle | critical / awaited before the first frame |
 /// | `KeypadFrame` (transient) | drawn on demand | drawn on demand |
 public enum AppServices {
+  /// The services whose work ``Workload/slowed`` can scale: those whose factories are handed
+  /// a workload (the others' work is the size of the files installed).
+  public static let scalable: Set<String> = [
+    "ThemeEngine", "LocationProvider", "SimulatedRemote", "TipsCatalog", "Achievements",
+    "TapeIndex", "Suggestions",
+  ]
+
   /// How long after the first frame idle services wait if the app never says it is idle.
   public static let idleDelay = Duration.seconds(5)
 
@@ -27,16 +35,19 @@ public enum AppServices {
   ///   - scheduler: Runs the deferred builds; tests pass a `ManualScheduler`.
   ///   - clock: Times the launch; tests pass a `ManualClock`.
   ///   - maxConcurrentBuilds: How many deferred builds may run at once; one a core by default.
+  ///   - history: What past launches cost, to order the background builds by; none by
+  ///     default.
   /// - Returns: The container, with nothing built yet.
   /// - Throws: `DeferredError` if a registration is refused.
   public static func makeContainer(
     mode: LaunchMode, files: AppFiles, workload: Workload, colored: Bool = false,
     scheduler: any LaunchScheduler = DispatchScheduler(),
-    clock: any LaunchClock = MonotonicClock(), maxConcurrentBuilds: Int? = nil
+    clock: any LaunchClock = MonotonicClock(), maxConcurrentBuilds: Int? = nil,
+    history: LaunchHistory? = nil
   ) throws(DeferredError) -> Container {
     let container = Container(
       scheduler: scheduler, clock: clock, maxConcurrentBuilds: maxConcurrentBuilds,
-      recording: .timingsAndCPU)
+      recording: .timingsAndCPU, history: history)
     let eager = mode == .eager
     /// Eager apps build every synchronous service before the first frame.
     func deferred(_ priority: Priority) -> Priority { eager ? .critical : priority }
@@ -49,7 +60,7 @@ public enum AppServices {
       try CachedConfig(storage: storage)
     }
     try container.register(ThemeEngine.self, priority: .critical) {
-      ThemeEngine(workload: workload)
+      ThemeEngine(workload: workload.of("ThemeEngine"))
     }
     try container.register(KeypadFrame.self, scope: .transient) {
       (theme: ThemeEngine, config: CachedConfig) in
@@ -66,10 +77,27 @@ public enum AppServices {
     try container.registerMainActor(
       KeypadModel.self, priority: deferred(.afterFirstFrame()), KeypadModel.init(calculator:))
     try container.register(LocationProvider.self, priority: deferred(.afterFirstFrame())) {
-      LocationProvider(workload: workload)
+      LocationProvider(workload: workload.of("LocationProvider"))
+    }
+    // Features of the tape nothing on the first screen shows: two short builds, registered
+    // first, and a chain (the index, then the suggestions made from it) that takes longer.
+    // Registration order runs the short ones first; a launch history, the chain's head.
+    try container.register(TipsCatalog.self, priority: deferred(.afterFirstFrame())) {
+      TipsCatalog(workload: workload.of("TipsCatalog"))
+    }
+    try container.register(Achievements.self, priority: deferred(.afterFirstFrame())) {
+      Achievements(workload: workload.of("Achievements"))
+    }
+    try container.register(TapeIndex.self, priority: deferred(.afterFirstFrame())) {
+      (storage: Storage) in
+      try TapeIndex(storage: storage, workload: workload.of("TapeIndex"))
+    }
+    try container.register(Suggestions.self, priority: deferred(.afterFirstFrame())) {
+      (index: TapeIndex) in
+      Suggestions(index: index, workload: workload.of("Suggestions"))
     }
     try container.register(SimulatedRemote.self, priority: deferred(.onDemand)) {
-      SimulatedRemote(workload: workload)
+      SimulatedRemote(workload: workload.of("SimulatedRemote"))
     }
     // Async factories cannot run inside `launch()`: an eager app awaits them before drawing.
     try container.register(

@@ -8,6 +8,8 @@ public enum Command: Sendable, Hashable {
   case compare(CompareOptions)
   /// An eager launch's advice, the deferred launch it predicts, and the deferred launch.
   case advise(AdviseOptions)
+  /// Launches of the deferred app with a launch history on disk, and what it learns.
+  case history(HistoryOptions)
   /// The usage.
   case help
 
@@ -15,9 +17,11 @@ public enum Command: Sendable, Hashable {
   public static let usage = """
     usage: DeferredDemo
            DeferredDemo launch --mode eager|deferred [--json] [--trace FILE] [--svg FILE]
-                               [--slowdown X]
+                               [--slowdown X] [--history DIR] [--workers N] [--slow S=X]
            DeferredDemo compare [--runs N] [--json] [--slowdown X]
            DeferredDemo advise [--slowdown X]
+           DeferredDemo history [--runs N] [--workers N] [--history-dir DIR] [--slow S=X]
+                                [--slowdown X]
            DeferredDemo help
 
     With no arguments, launches the demo app once in each mode, each in a fresh process, and
@@ -35,8 +39,14 @@ public enum Command: Sendable, Hashable {
       --screen S     draw the app's screen on stdout, stderr or none
                      (default: stdout; none with --json)
       --color        draw the screen in colour even when it is not a terminal
+      --history DIR  keep a launch history in DIR: it orders the background builds (longest
+                     remaining path first) and the launch is recorded in it
+      --workers N    deferred builds at once (default: one a core)
+      --slow S=X     scale service S's work by X (S: Achievements, LocationProvider,
+                     SimulatedRemote, Suggestions, TapeIndex, ThemeEngine, TipsCatalog)
     compare      launches N fresh processes per mode, interleaved, timed from their spawn;
-                 prints the median and 95th percentile of each mode's times
+                 prints the median and 95th percentile of each mode's times, and the deferred
+                 app's work after its first frame over its ideal bound (see history)
       --runs N       launches per mode (default 10)
       --json         print one JSON object
       --slowdown X   as for launch
@@ -45,6 +55,20 @@ public enum Command: Sendable, Hashable {
                  gives and the deferred launch that advice predicts, then launches the
                  deferred app and prints predicted against measured
       --slowdown X   as for launch
+
+    history      launches the deferred app N times, each in a fresh process, with a launch
+                 history on disk; prints each launch's first frame, full readiness, the ideal
+                 bound of its work after the first frame, max(critical path, work / workers),
+                 full readiness over it, the order its background builds started in, and the
+                 regressions the history found
+      --runs N          launches (default 5)
+      --workers N       deferred builds at once (default 2: more are ready than run, so the
+                        order matters)
+      --history-dir DIR keep the history in DIR and leave it there: run again to watch it
+                        learn (default: a temporary directory, removed afterwards)
+      --slow S=X        the last launch scales service S's work by X, as for launch: a
+                        regression its report names (with 3 launches in the history before it)
+      --slowdown X      as for launch
 
     Network latency is simulated (Task.sleep); every other piece of work is real.
     """
@@ -84,6 +108,11 @@ public enum Command: Sendable, Hashable {
           }
           options.screen = target
         case "--color": options.color = true
+        case "--history": options.historyDirectory = try reader.value(for: option)
+        case "--workers": options.workers = try reader.workers()
+        case "--slow":
+          let slow = try reader.slow()
+          options.slowed = [slow.service: slow.factor]
         default: throw reader.unknown(option)
         }
       }
@@ -115,6 +144,26 @@ public enum Command: Sendable, Hashable {
         }
       }
       return .advise(options)
+    case "history":
+      var options = HistoryOptions()
+      while let option = try reader.next() {
+        switch option {
+        case "--runs":
+          let value = try reader.value(for: option)
+          guard let runs = Int(value), (1...100).contains(runs) else {
+            throw UsageError("--runs must be a whole number from 1 to 100, not \"\(value)\"")
+          }
+          options.runs = runs
+        case "--workers": options.workers = try reader.workers()
+        case "--history-dir": options.historyDirectory = try reader.value(for: option)
+        case "--slow":
+          let slow = try reader.slow()
+          options.slowed = [slow.service: slow.factor]
+        case "--slowdown": options.slowdown = try reader.slowdown()
+        default: throw reader.unknown(option)
+        }
+      }
+      return .history(options)
     default:
       throw UsageError("unknown command \"\(verb)\"")
     }

@@ -16,6 +16,13 @@ public struct LaunchOptions: Sendable, Hashable {
   public var screen: ScreenTarget?
   /// Draw in colour even when the screen is not a terminal.
   public var color = false
+  /// The directory of the launch history to order the background builds by and to record the
+  /// launch in, if any.
+  public var historyDirectory: String?
+  /// How many deferred builds may run at once; one a core if `nil`.
+  public var workers: Int?
+  /// Services whose work is scaled further, by name (``Workload/slowed``).
+  public var slowed: [String: Double] = [:]
 
   /// Creates options for one launch.
   ///
@@ -44,5 +51,22 @@ public struct AdviseOptions: Sendable, Hashable {
   public var slowdown = 1.0
 
   /// Creates the default options.
+  public init() {}
+}
+
+/// What `history` does.
+public struct HistoryOptions: Sendable, Hashable {
+  /// Launches of the deferred app.
+  public var runs = 5
+  /// How many deferred builds may run at once in each.
+  public var workers = 2
+  /// Where to keep the history, and leave it; a temporary directory, removed, if `nil`.
+  public var historyDirectory: String?
+  /// Services whose work the last launch scales further, by name (``Workload/slowed``).
+  public var slowed: [String: Double] = [:]
+  /// The factor every service's work is scaled by, at least 1.
+  public var slowdown = 1.0
+
+  /// Creates the default options: 5 launches, 2 workers, a temporary history.
   public init() {}
 }

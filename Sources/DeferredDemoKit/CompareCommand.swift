@@ -8,7 +8,7 @@ extension DemoCommand {
     let executable = ChildProcess.currentExecutable
     let showProgress = Terminal.isTerminal(2)
     let comparison = try Comparison.measure(
-      runs: options.runs, slowdown: options.slowdown,
+      runs: options.runs, slowdown: options.slowdown, workers: DemoCommand.cores,
       child: { mode, _ throws(DemoError) in
         let result = try ChildProcess.run(
           [executable, "launch", "--mode", mode.rawValue, "--json", "--data", files.directory]

@@ -12,6 +12,10 @@ public struct Comparison: Sendable, Hashable {
     /// Deferred's own time in `launch()`, in nanoseconds a service it built: the launch's
     /// duration less its factories' own time, over the services built.
     public let launchOverhead: Double
+    /// The time from the first frame to full readiness over its ideal bound
+    /// (``LaunchReport/idealBackgroundBound(cores:)``); `nil` with no work after the first
+    /// frame.
+    public let boundRatio: Double?
 
     /// Creates a sample.
     ///
@@ -19,17 +23,24 @@ public struct Comparison: Sendable, Hashable {
     ///   - firstFrame: When the first frame was on screen.
     ///   - fullyReady: When every scheduled service was built.
     ///   - launchOverhead: Deferred's own time in `launch()`, in nanoseconds a service.
-    public init(firstFrame: Duration, fullyReady: Duration, launchOverhead: Double) {
+    ///   - boundRatio: The work after the first frame over its ideal bound.
+    public init(
+      firstFrame: Duration, fullyReady: Duration, launchOverhead: Double,
+      boundRatio: Double? = nil
+    ) {
       self.firstFrame = firstFrame
       self.fullyReady = fullyReady
       self.launchOverhead = launchOverhead
+      self.boundRatio = boundRatio
     }
 
     /// Reads the times from a child's JSON launch report.
     ///
-    /// - Parameter json: What the child printed.
+    /// - Parameters:
+    ///   - json: What the child printed.
+    ///   - workers: How many deferred builds the child ran at once, for the ideal bound.
     /// - Throws: ``DemoError`` if it is not a report with both milestones.
-    public init(report json: String) throws(DemoError) {
+    public init(report json: String, workers: Int = 1) throws(DemoError) {
       let report: LaunchReport
       do {
         report = try LaunchReport(json: json)
@@ -42,7 +53,9 @@ public struct Comparison: Sendable, Hashable {
       else {
         throw DemoError("the child's report has no launch, first frame or full readiness")
       }
-      self.init(firstFrame: firstFrame, fullyReady: fullyReady, launchOverhead: overhead)
+      self.init(
+        firstFrame: firstFrame, fullyReady: fullyReady, launchOverhead: overhead,
+        boundRatio: report.idealBackgroundBound(cores: workers)?.ratio)
     }
 
     /// Deferred's own time in `launch()` per service it built, in nanoseconds: the time from
@@ -70,6 +83,8 @@ public struct Comparison: Sendable, Hashable {
   public let slowdown: Double
   /// Each mode's launches, in the order they ran.
   public let samples: [LaunchMode: [Sample]]
+  /// How many deferred builds the children ran at once.
+  public let workers: Int
 
   /// Creates a comparison from samples.
   ///
@@ -77,10 +92,12 @@ public struct Comparison: Sendable, Hashable {
   ///   - runs: Launches per mode.
   ///   - slowdown: The work's scale factor.
   ///   - samples: Each mode's launches.
-  public init(runs: Int, slowdown: Double, samples: [LaunchMode: [Sample]]) {
+  ///   - workers: How many deferred builds the children ran at once.
+  public init(runs: Int, slowdown: Double, samples: [LaunchMode: [Sample]], workers: Int = 1) {
     self.runs = runs
     self.slowdown = slowdown
     self.samples = samples
+    self.workers = workers
   }
 
   /// Runs `runs` launches of each mode, interleaved (eager, deferred, eager, …), so that
@@ -89,12 +106,13 @@ public struct Comparison: Sendable, Hashable {
   /// - Parameters:
   ///   - runs: Launches per mode.
   ///   - slowdown: The work's scale factor, for the record.
+  ///   - workers: How many deferred builds the children run at once, for the ideal bound.
   ///   - child: Runs one launch and returns its JSON report.
   ///   - progress: Told before each launch: its number from 1, the total, and its mode.
   /// - Returns: The comparison.
   /// - Throws: ``DemoError`` if a child fails or its report is unreadable.
   public static func measure(
-    runs: Int, slowdown: Double = 1, child: ChildRunner,
+    runs: Int, slowdown: Double = 1, workers: Int = 1, child: ChildRunner,
     progress: (_ done: Int, _ total: Int, _ mode: LaunchMode) -> Void = { _, _, _ in }
   ) throws(DemoError) -> Comparison {
     var samples: [LaunchMode: [Sample]] = [:]
@@ -103,10 +121,11 @@ public struct Comparison: Sendable, Hashable {
       for mode in LaunchMode.allCases {
         done += 1
         progress(done, runs * LaunchMode.allCases.count, mode)
-        samples[mode, default: []].append(try Sample(report: try child(mode, index)))
+        samples[mode, default: []].append(
+          try Sample(report: try child(mode, index), workers: workers))
       }
     }
-    return Comparison(runs: runs, slowdown: slowdown, samples: samples)
+    return Comparison(runs: runs, slowdown: slowdown, samples: samples, workers: workers)
   }
 
   /// The statistics of one mode's times to the first frame, in milliseconds.
@@ -125,6 +144,13 @@ public struct Comparison: Sendable, Hashable {
     Statistics(samples[mode, default: []].map { $0.launchOverhead / 1e3 })
   }
 
+  /// The statistics of one mode's work after the first frame over its ideal bound, over the
+  /// launches that had such work; `nil` if none had.
+  public func boundRatio(_ mode: LaunchMode) -> Statistics? {
+    let ratios = samples[mode, default: []].compactMap(\.boundRatio)
+    return ratios.isEmpty ? nil : Statistics(ratios)
+  }
+
   /// The comparison as one JSON object:
   ///
   /// ```json
@@ -132,10 +158,14 @@ public struct Comparison: Sendable, Hashable {
   ///   "eager": {"firstFrameMs": {"median": 251.2, "p95": 262.0},
   ///             "fullyReadyMs": {"median": 251.3, "p95": 262.1},
   ///             "launchOverheadUs": {"median": 1.8, "p95": 2.5},
+  ///             "boundRatio": null,
   ///             "samples": [{"firstFrameMs": 250.1, "fullyReadyMs": 250.2,
   ///                          "launchOverheadUs": 1.7}, ...]},
-  ///   "deferred": {...}}}
+  ///   "deferred": {..., "boundRatio": {"median": 1.2, "p95": 1.4}, ...}}}
   /// ```
+  ///
+  /// `boundRatio` is the time from the first frame to full readiness over its ideal bound,
+  /// `max(critical path, work / workers)`: `null` for a mode with no work after it.
   public func json() -> String {
     func ms(_ value: Double) -> String { Format.decimal(value, places: 3) }
     func stats(_ value: Statistics) -> String {
@@ -150,6 +180,7 @@ public struct Comparison: Sendable, Hashable {
       return "\"\(mode)\": {\"firstFrameMs\": \(stats(firstFrame(mode))),"
         + " \"fullyReadyMs\": \(stats(fullyReady(mode))),"
         + " \"launchOverheadUs\": \(stats(launchOverhead(mode))),"
+        + " \"boundRatio\": \(boundRatio(mode).map(stats) ?? "null"),"
         + " \"samples\": [\(runs.joined(separator: ", "))]}"
     }
     return "{\"runs\": \(runs), \"slowdown\": \(Format.decimal(slowdown, places: 2)),"
@@ -195,6 +226,12 @@ public struct Comparison: Sendable, Hashable {
           + "\(Format.decimal(overhead.median, places: 2)) µs, p95 "
           + "\(Format.decimal(overhead.p95, places: 2)) µs a service built"
           + " (launch time less the factories' own)")
+    }
+    if let ratio = boundRatio(.deferred) {
+      lines.append(
+        "The deferred app's work after its first frame took \(Format.decimal(ratio.median, places: 2))×"
+          + " its ideal bound, max(critical path, work / \(workers)), at the median"
+          + " (p95 \(Format.decimal(ratio.p95, places: 2))×); `history` shows it launch by launch")
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -26,6 +26,7 @@ public enum DemoCommand {
       case .launch(let options): try await launch(options)
       case .compare(let options): try compare(options)
       case .advise(let options): try await advise(options)
+      case .history(let options): try history(options)
       case .tour: try tour()
       }
       return 0

@@ -5,7 +5,8 @@ extension DemoCommand {
   static func launch(_ options: LaunchOptions, isolation: isolated (any Actor)? = #isolation)
     async throws
   {
-    let workload = Workload(scale: options.slowdown)
+    var workload = Workload(scale: options.slowdown)
+    workload.slowed = options.slowed
     let files: AppFiles
     var installed: (directory: String, took: UInt64)?
     if let directory = options.dataDirectory {
@@ -21,9 +22,18 @@ extension DemoCommand {
     defer { installed.map { Files.remove($0.directory) } }
     let screen = Screen(
       options.screen ?? (options.json ? .none : .stdout), color: options.color ? true : nil)
-    let outcome = try await LaunchSession(
-      mode: options.mode, files: files, workload: workload, screen: screen
-    ).run()
+    var session = LaunchSession(
+      mode: options.mode, files: files, workload: workload, screen: screen)
+    session.maxConcurrentBuilds = options.workers
+    if let directory = options.historyDirectory {
+      // The container records the launch in a background job once fully ready: the process
+      // waits for it before it reports and exits.
+      let scheduler = TrackingScheduler()
+      session.scheduler = scheduler
+      session.history = LaunchHistory(directory: directory)
+      session.settle = { await scheduler.settled() }
+    }
+    let outcome = try await session.run()
     var notes = outcome.notes
     if let installed {
       notes.append(

@@ -21,6 +21,14 @@ public struct LaunchSession: Sendable {
   public var scheduler: any LaunchScheduler
   /// Times the launch.
   public var clock: any LaunchClock
+  /// How many deferred builds may run at once; one a core if `nil`.
+  public var maxConcurrentBuilds: Int?
+  /// What past launches cost, if the app keeps a history: it orders the background builds,
+  /// and the container records this launch in it once fully ready.
+  public var history: LaunchHistory?
+  /// Awaited once the app is fully ready, before the report is made: what the app's
+  /// background jobs still do (the history's recording, say).
+  public var settle: @Sendable () async -> Void = {}
 
   /// Creates a session.
   ///
@@ -57,7 +65,8 @@ public struct LaunchSession: Sendable {
   public func run(isolation: isolated (any Actor)? = #isolation) async throws -> LaunchOutcome {
     let container = try AppServices.makeContainer(
       mode: mode, files: files, workload: workload, colored: screen.colored,
-      scheduler: scheduler, clock: clock)
+      scheduler: scheduler, clock: clock, maxConcurrentBuilds: maxConcurrentBuilds,
+      history: history)
     try container.launch()
     if mode == .eager {
       // Without Deferred, the async services are awaited before anything is drawn.
@@ -101,6 +110,11 @@ public struct LaunchSession: Sendable {
     _ = try await container.awaitService(Calculator.self)
     _ = try await container.awaitService(LocationProvider.self)
     _ = try await container.awaitService(SyncService.self)
+    // And the tape's features.
+    let suggestions = try await container.awaitService(Suggestions.self)
+    let tips = try await container.awaitService(TipsCatalog.self)
+    let achievements = try await container.awaitService(Achievements.self)
+    await settle()
     let report = container.launchReport()
 
     let made = edits.withLock { $0 }
@@ -161,6 +175,9 @@ public struct LaunchSession: Sendable {
     notes.append(
       "conversions: \(conversions.units.count) units parsed; 26.2188 mi ="
         + " \(Format.decimal(marathon, places: 3)) km")
+    notes.append(
+      "tape: \(suggestions.expressions.count) suggestions (first: \(suggestions.expressions.first ?? "-")),"
+        + " \(tips.tips.count) tips, a \(achievements.longestStreak)-day streak")
     return LaunchOutcome(
       mode: mode, report: report, notes: notes, edits: made.map(\.edit), delivered: delivered,
       display: display)

@@ -33,6 +33,31 @@ struct OptionReader {
     return factor
   }
 
+  mutating func workers() throws(UsageError) -> Int {
+    let value = try value(for: "--workers")
+    guard let workers = Int(value), (1...64).contains(workers) else {
+      throw UsageError("--workers must be a whole number from 1 to 64, not \"\(value)\"")
+    }
+    return workers
+  }
+
+  /// `SERVICE=X`: a service whose work ``AppServices/scalable`` can scale, and a factor.
+  mutating func slow() throws(UsageError) -> (service: String, factor: Double) {
+    let value = try value(for: "--slow")
+    let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let factor = Double(parts[1]), factor.isFinite, factor >= 1,
+      factor <= 1_000
+    else {
+      throw UsageError("--slow must be SERVICE=X with X from 1 to 1000, not \"\(value)\"")
+    }
+    guard AppServices.scalable.contains(parts[0]) else {
+      throw UsageError(
+        "--slow cannot scale \(parts[0]); it can scale "
+          + AppServices.scalable.sorted().joined(separator: ", "))
+    }
+    return (parts[0], factor)
+  }
+
   mutating func finish() throws(UsageError) {
     if let extra = remaining.first { throw UsageError("unexpected argument \"\(extra)\"") }
   }

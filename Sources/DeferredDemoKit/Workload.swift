@@ -9,6 +9,9 @@ public struct Workload: Sendable, Hashable {
   public var scale: Double
   /// One simulated round trip to the remote.
   public var latency: Duration
+  /// Services whose work is scaled further, by service name: `["TapeIndex": 3]` stands for a
+  /// change that made the tape's index three times slower.
+  public var slowed: [String: Double] = [:]
 
   /// Creates a workload.
   ///
@@ -25,6 +28,18 @@ public struct Workload: Sendable, Hashable {
 
   /// A launch for tests: a few hundredths of a millisecond of work, and no simulated latency.
   public static let tiny = Workload(scale: 0.002, latency: .zero)
+
+  /// The workload of `service`: ``scale`` times its factor in ``slowed``, if any.
+  ///
+  /// - Parameter service: The service's name, as reports give it.
+  /// - Returns: The workload its factory is given.
+  public func of(_ service: String) -> Workload {
+    guard let factor = slowed[service] else { return self }
+    var workload = self
+    workload.scale *= factor
+    workload.slowed = [:]
+    return workload
+  }
 
   /// `base` units of work, scaled; at least one.
   func count(_ base: Int) -> Int {

@@ -22,6 +22,7 @@ import Testing
     #expect(
       deferred == [
         "Calculator", "KeypadModel", "LocationProvider", "Conversions", "SimulatedRemote",
+        "TipsCatalog", "Achievements", "TapeIndex", "Suggestions",
       ])
     #expect(
       Set(run.advice.filter { $0.kind == .deferFirstFrameBuild }.map(\.service)) == [
@@ -32,7 +33,7 @@ import Testing
       run.advice.filter { $0.kind != .criticalChain }.allSatisfy {
         $0.service != "Storage" && $0.service != "ThemeEngine"
       })
-    #expect(run.prediction.moved.count == 7)
+    #expect(run.prediction.moved.count == 11)
     let eagerFirst = try #require(run.eager.offset(of: .firstFrame))
     #expect(run.prediction.firstFrame < eagerFirst)
     #expect(run.prediction.fullyReady >= run.prediction.firstFrame)

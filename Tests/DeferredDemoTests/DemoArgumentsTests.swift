@@ -40,6 +40,30 @@ import Testing
     #expect(try Command.parse(["compare", "--runs", "3", "--json"]) == .compare(options))
   }
 
+  @Test func historyOptions() throws {
+    #expect(try Command.parse(["history"]) == .history(HistoryOptions()))
+    var options = HistoryOptions()
+    options.runs = 6
+    options.workers = 3
+    options.historyDirectory = "h"
+    options.slowed = ["TapeIndex": 3]
+    #expect(
+      try Command.parse([
+        "history", "--runs", "6", "--workers", "3", "--history-dir", "h", "--slow", "TapeIndex=3",
+      ]) == .history(options))
+    guard
+      case .launch(let launch) = try Command.parse([
+        "launch", "--mode", "deferred", "--history", "h", "--workers", "2", "--slow",
+        "Suggestions=1.5",
+      ])
+    else {
+      Issue.record("not a launch")
+      return
+    }
+    #expect(launch.historyDirectory == "h" && launch.workers == 2)
+    #expect(launch.slowed == ["Suggestions": 1.5])
+  }
+
   @Test(arguments: [
     (["launch"], "launch needs --mode eager or --mode deferred"),
     (["launch", "--mode"], "--mode needs a value"),
@@ -52,6 +76,12 @@ import Testing
     (["compare", "--runs", "ten"], "--runs must be a whole number from 1 to 1000"),
     (["compare", "--json", "--json"], "--json is given twice"),
     (["compare", "--mode", "eager"], "unknown option --mode for compare"),
+    (["history", "--runs", "0"], "--runs must be a whole number from 1 to 100"),
+    (["history", "--workers", "0"], "--workers must be a whole number from 1 to 64"),
+    (["history", "--slow", "TapeIndex"], "--slow must be SERVICE=X"),
+    (["history", "--slow", "TapeIndex=0.5"], "--slow must be SERVICE=X"),
+    (["history", "--slow", "Storage=2"], "--slow cannot scale Storage"),
+    (["history", "--json"], "unknown option --json for history"),
     (["frobnicate"], "unknown command \"frobnicate\""),
     (["help", "me"], "unexpected argument \"me\""),
   ])

@@ -11,9 +11,10 @@ import Testing
   /// A child's report: the first frame and full readiness at these milliseconds; a launch of
   /// 1 ms that built two services whose factories took `factories` nanoseconds of it, and one
   /// service built after it (which does not count against the launch).
-  static func report(firstFrame: UInt64, fullyReady: UInt64, factories: UInt64 = 400_000)
-    -> String
-  {
+  static func report(
+    firstFrame: UInt64, fullyReady: UInt64, factories: UInt64 = 400_000,
+    syncStart: UInt64 = 3_000_000
+  ) -> String {
     func build(_ service: String, _ trigger: BuildTrigger, start: UInt64, own: UInt64)
       -> BuildRecord
     {
@@ -33,7 +34,7 @@ import Testing
       builds: [
         build("Storage", .launch, start: 1_000_000, own: factories / 4),
         build("Theme", .launch, start: 1_200_000, own: factories - factories / 4),
-        build("Sync", .scheduled, start: 3_000_000, own: 5_000_000),
+        build("Sync", .scheduled, start: syncStart, own: 5_000_000),
       ]
     ).json()
   }
@@ -73,8 +74,28 @@ import Testing
         #expect(Self.number(statistics?["p95"]) == values.p95, "\(mode).\(metric)")
       }
     }
+    // No build after either mode's first frame: nothing to bound.
+    #expect(modes["eager"]?["boundRatio"] == .null)
+    #expect(modes["deferred"]?["boundRatio"] == .null)
+    #expect(!comparison.table().contains("ideal bound"))
     #expect(comparison.table().contains("deferred ÷ eager"))
     #expect(comparison.table().contains("deferred launch(): median 2.50 µs, p95 4.00 µs"))
+  }
+
+  @Test func theWorkAfterTheFirstFrameIsSetBesideItsIdealBound() throws {
+    // Sync, 5 ms of its own from 20 ms; the first frame at 10 ms, fully ready at 50: 40 ms
+    // for a bound of max(5, 5 / 2) = 5 ms.
+    let json = Self.report(firstFrame: 10, fullyReady: 50, syncStart: 20_000_000)
+    #expect(try Comparison.Sample(report: json, workers: 2).boundRatio == 8)
+    let comparison = try Comparison.measure(runs: 1, workers: 2) { mode, _ throws(DemoError) in
+      mode == .eager ? Self.report(firstFrame: 100, fullyReady: 100) : json
+    }
+    let root = try JSONValue(parsing: comparison.json())
+    #expect(Self.number(root["modes"]?["deferred"]?["boundRatio"]?["median"]) == 8)
+    #expect(root["modes"]?["eager"]?["boundRatio"] == .null)
+    #expect(
+      comparison.table().contains(
+        "work after its first frame took 8.00× its ideal bound, max(critical path, work / 2)"))
   }
 
   @Test func unreadableChildReportIsAnError() {

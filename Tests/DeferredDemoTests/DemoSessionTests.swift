@@ -32,8 +32,8 @@ import Testing
     case .deferred:
       #expect(
         scheduled == [
-          "Calculator", "KeypadModel", "LocationProvider", "SyncService", "Conversions",
-          "ConfigRefresh",
+          "Calculator", "KeypadModel", "LocationProvider", "SyncService", "TipsCatalog",
+          "Achievements", "TapeIndex", "Suggestions", "Conversions", "ConfigRefresh",
         ])
       let keypad = try #require(report.builds.first { $0.service == "KeypadModel" })
       #expect(keypad.thread == "main" && keypad.start >= first)

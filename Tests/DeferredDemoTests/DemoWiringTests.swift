@@ -42,6 +42,13 @@ import Testing
     scheduler.runNext()
     scheduler.runNext()
     _ = try await whenBuilt(DeferredDemoKit.SyncService.self, in: container)
+    // The tape's features take the slots the calculator and location leave (location's job
+    // carried on with them, one after another).
+    scheduler.runAll()
+    #expect(
+      Set(Self.built(container)).isSuperset(of: [
+        "TipsCatalog", "Achievements", "TapeIndex", "Suggestions",
+      ]))
     #expect(scheduler.queued.isEmpty)
     // The keypad's view model needed the calculator: now it takes its turn on the main lane.
     #expect(scheduler.queuedOnMain == ["build KeypadModel on main"])
@@ -61,7 +68,10 @@ import Testing
       #expect(phases[service]?.stage == .critical)
       #expect(phases[service]?.trigger == .launch)
     }
-    for service in ["Calculator", "KeypadModel", "LocationProvider", "SyncService"] {
+    for service in [
+      "Calculator", "KeypadModel", "LocationProvider", "SyncService", "TipsCatalog",
+      "Achievements", "TapeIndex", "Suggestions",
+    ] {
       #expect(phases[service]?.stage == .afterFirstFrame)
       #expect(phases[service]?.trigger == .scheduled)
     }
@@ -74,7 +84,7 @@ import Testing
     #expect(phases["SimulatedRemote"]?.trigger == .onDemand)
     #expect(phases["SimulatedRemote"]?.requestedBy == "SyncService")
     #expect(phases["KeypadModel"]?.thread == "main")
-    #expect(report.builds.count == 10)
+    #expect(report.builds.count == 14)
     #expect(report.milestones.map(\.kind) == Milestone.Kind.allCases)
     #expect(report.offset(of: .firstFrame)! < report.offset(of: .fullyReady)!)
   }
@@ -90,7 +100,8 @@ import Testing
     #expect(
       Set(Self.built(container)) == [
         "Storage", "CachedConfig", "ThemeEngine", "Calculator", "KeypadModel",
-        "LocationProvider", "SimulatedRemote", "Conversions",
+        "LocationProvider", "SimulatedRemote", "Conversions", "TipsCatalog", "Achievements",
+        "TapeIndex", "Suggestions",
       ])
     // The async services cannot be built inside launch(): the eager app awaits them.
     _ = try await container.awaitService(DeferredDemoKit.SyncService.self)
@@ -100,11 +111,11 @@ import Testing
     #expect(container.isFullyReady)
 
     let report = container.launchReport()
-    #expect(report.builds.count == 10)
+    #expect(report.builds.count == 14)
     #expect(report.builds.allSatisfy { $0.trigger != .scheduled })
     #expect(report.offset(of: .fullyReady) == report.offset(of: .firstFrame))
     // Every synchronous service was built by launch(), on the launching thread.
-    #expect(report.builds.filter { $0.trigger == .launch }.count == 8)
+    #expect(report.builds.filter { $0.trigger == .launch }.count == 12)
   }
 
   /// The services built so far, in the order they started.

@@ -28,9 +28,10 @@ import Testing
       + Self.named(LaunchHistoryStorageError.self) + Self.named(DirectoryHistoryStorage.self)
       + Self.named(MemoryHistoryStorage.self) + Self.named(RegressionThreshold.self)
       + Self.named(Advice.self) + Self.named(LaunchPrediction.self)
+      + Self.named(BackgroundBound.self)
       + Self.named(FactoryKey<Int, Int>.self) + Self.named(CollectionKey<Int>.self)
       + Self.named((any Module).self)
-    #expect(count == 42)
+    #expect(count == 43)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility

@@ -10,13 +10,13 @@ import Testing
   let other = BuildContext(thread: ThreadInfo(isMain: false, name: "other"))
 
   static func work(_ log: Locked<[String]>, _ label: String) -> PendingWork {
-    PendingWork(queue: .main) { _ in log.withLock { $0.append(label) } }
+    PendingWork(queue: .main) { _, _ in log.withLock { $0.append(label) } }
   }
 
   @Test func idleIsClaimedThenBuiltOnce() {
     var slot = SlotState()
     #expect(slot.isIdle && !slot.isReady && slot.builder == nil)
-    guard case .claimed(attempt: 1) = slot.claim(by: builder) else {
+    guard case .claimed(attempt: 1, generation: 0) = slot.claim(by: builder) else {
       Issue.record("idle: the first claim builds")
       return
     }
@@ -54,7 +54,7 @@ import Testing
     _ = slot.claim(by: builder)
     _ = slot.failed(attempt: 1, DeferredError(.factoryFailed, key: key, chain: [key]))
     #expect(slot.isIdle && slot.builder == nil)
-    guard case .claimed(attempt: 2) = slot.claim(by: other) else {
+    guard case .claimed(attempt: 2, generation: 0) = slot.claim(by: other) else {
       Issue.record("after a failure the next claim is the second attempt")
       return
     }

@@ -1,15 +1,15 @@
 /// What the command line asks for.
 enum Command {
-  /// Run every scenario and check, and print a table, or JSON.
+  /// Run every scenario and check (or only the scenarios named), and print a table, or JSON.
   /// `compileTime` is the file `Scripts/compile-time.sh --output` wrote, if one was given.
-  case benchmark(Mode, json: Bool, compileTime: String?)
+  case benchmark(Mode, json: Bool, compileTime: String? = nil, only: Set<String>? = nil)
   /// Print the usage.
   case help
   /// A hidden subcommand, run in a child process of a benchmark run.
   case child(String, [String])
 
   static let usage = """
-    usage: DeferredBenchmarks [--quick] [--json] [--compile-time FILE]
+    usage: DeferredBenchmarks [--quick] [--json] [--compile-time FILE] [--only NAME,...]
 
     Compares Deferred with Swinject, swift-dependencies and hand-written baselines: the time
     per operation of each scenario (median, min and max over the repetitions), whether a
@@ -20,6 +20,8 @@ enum Command {
       --compile-time FILE
                 include the compile-time figures that Scripts/compile-time.sh --output FILE
                 wrote (its "compileTime1000" object) in the JSON
+      --only NAME,...
+                run only these scenarios (such as resolveCached,resolveWeak), and no checks
       -h, --help
                 print this message
 
@@ -35,6 +37,7 @@ enum Command {
     var quick = false
     var json = false
     var compileTime: String?
+    var only: Set<String>?
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       switch argument {
@@ -43,10 +46,15 @@ enum Command {
       case "--compile-time" where compileTime == nil:
         guard let file = rest.popFirst() else { return nil }
         compileTime = file
+      case "--only" where only == nil:
+        let names = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
+        guard !names.isEmpty, names.isSubset(of: Scenario.all.map(\.name)) else { return nil }
+        only = names
       case "-h", "--help": return .help
       default: return nil
       }
     }
-    return .benchmark(quick ? .quick : .full, json: json, compileTime: compileTime)
+    return .benchmark(
+      quick ? .quick : .full, json: json, compileTime: compileTime, only: only)
   }
 }

@@ -1,10 +1,13 @@
 /// Runs every scenario and check, and prints the report.
 enum Runner {
-  /// Returns the exit status: 1 if a measurement broke, else 0.
-  static func run(_ mode: Mode, json: Bool, compileTime: String?) -> Int32 {
+  /// Returns the exit status: 1 if a measurement broke, else 0. With `only`, runs those
+  /// scenarios and no check.
+  static func run(
+    _ mode: Mode, json: Bool, compileTime: String? = nil, only: Set<String>? = nil
+  ) -> Int32 {
     var report = Report(machine: Machine.description, date: Machine.today, mode: mode)
     logProgress("DeferredBenchmarks, \(mode.name) mode, on \(report.machine)")
-    for scenario in Scenario.all {
+    for scenario in Scenario.all where only?.contains(scenario.name) ?? true {
       logProgress(scenario.name)
       let rows = scenario.rows()
       // The timed rows are calibrated one after another, then sampled in turn: a change in
@@ -42,6 +45,10 @@ enum Runner {
       let result = Report.ScenarioResult(scenario: scenario, rows: results)
       report.scenarios.append(result)
       if !json { print(result.table + "\n") }
+    }
+    if only != nil {
+      if json { print(report.json) }
+      return report.hasFailures ? 1 : 0
     }
     logProgress("schedulingQuality")
     report.schedulingQuality = SchedulingQuality.check(mode)

@@ -5,8 +5,8 @@
 #endif
 
 switch Command.parse(Array(CommandLine.arguments.dropFirst())) {
-case .benchmark(let mode, let json, let compileTime):
-  exit(Runner.run(mode, json: json, compileTime: compileTime))
+case .benchmark(let mode, let json, let compileTime, let only):
+  exit(Runner.run(mode, json: json, compileTime: compileTime, only: only))
 case .help:
   print(Command.usage)
 case .child(let name, let arguments):

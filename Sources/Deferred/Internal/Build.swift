@@ -4,8 +4,8 @@
 extension AnyNode {
   /// What a context does next about a singleton it needs.
   enum Step {
-    /// It is built.
-    case ready
+    /// It is built: published in its cell (`nil`), or held (its value).
+    case ready(Held?)
     /// This context builds it: its dependencies first, then its factory. The build's record
     /// began with the claim, so it includes the dependencies it caused to be built.
     case build(attempt: Int, span: Span?)
@@ -18,9 +18,11 @@ extension AnyNode {
   /// Claims this singleton for `context`, whose chain does not include it yet.
   func step(_ context: BuildContext) throws(DeferredError) -> Step {
     switch claim(context) {
-    case .ready: return .ready
-    case .claimed(let attempt):
-      return .build(attempt: attempt, span: owner.recorder.begin(context, building: key))
+    case .ready(let held): return .ready(held)
+    case .claimed(let attempt, let generation):
+      return .build(
+        attempt: attempt, span: owner.recorder.begin(context, building: key, generation: generation)
+      )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
     case .replaced(let replacement): return .replaced(replacement)
@@ -38,6 +40,17 @@ extension AnyNode {
   /// from its parent takes its dependencies from the parent.
   @discardableResult
   func ensureReady(_ context: BuildContext) throws(DeferredError) -> AnyNode {
+    try ensureReadyHolding(context).node
+  }
+
+  /// ``ensureReady(_:)``, which also returns the root's value if it is held (a weak or
+  /// named-scope service, or a singleton built with one): the value this context built, waited
+  /// for, or found, retained, so that a reset or the last holder letting go cannot take it
+  /// from under the caller. A weak service the root depends on is not built by the walk (it
+  /// would go at once): the factory that needs it builds it when it resolves it.
+  func ensureReadyHolding(_ context: BuildContext) throws(DeferredError) -> (
+    node: AnyNode, held: Held?
+  ) {
     struct Frame {
       var node: AnyNode
       var expanded = false
@@ -47,6 +60,7 @@ extension AnyNode {
     var stack = RawStack<Frame>()
     stack.append(Frame(node: self))
     var root = self
+    var rootHeld: Held?
     let baseDepth = context.chain.count
     do throws(DeferredError) {
       while !stack.isEmpty {
@@ -55,35 +69,42 @@ extension AnyNode {
         if stack[index].expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
           let claimed = stack.removeLast().claimed
-          if let claimed { try node.build(context, attempt: claimed.attempt, span: claimed.span) }
+          if let claimed {
+            let held = try node.build(context, attempt: claimed.attempt, span: claimed.span)
+            if index == 0 { rootHeld = held }
+          }
           context.chain.removeLast()
           continue
         }
         stack[index].expanded = true
-        if node.isAsync && !(node.scope == .singleton && node.isReady) {
+        if node.isAsync && !node.isBuilt {
           throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
         }
-        if node.isMainActor && node.scope == .singleton && !node.isReady
+        if node.isMainActor && node.kind.isCached && !node.isReady
           && context !== BuildContext.mainActor
         {
           // Built by the main actor (this thread waiting, if it is another); what it needs is
           // built there too.
-          try MainThread.run(for: node, on: context) { main throws(DeferredError) in
-            _ = try node.ensureReady(main)
+          let held = try MainThread.run(for: node, on: context) { main throws(DeferredError) in
+            try node.ensureReadyHolding(main).held
           }
+          if index == 0 { rootHeld = held }
           _ = stack.removeLast()
           continue
         }
-        switch node.scope {
-        case .singleton:
+        switch node.kind {
+        case .singleton, .weak, .named:
           switch try node.step(context) {
-          case .ready:
+          case .ready(let held):
+            if index == 0 { rootHeld = held }
             _ = stack.removeLast()
             continue
           case .build(let attempt, let span):
             stack[index].claimed = (attempt, span)
           case .wait(let latch):
-            try WaitGraph.wait(for: node, latch: latch, by: context, limit: node.owner.waitLimit)
+            let held = try WaitGraph.wait(
+              for: node, latch: latch, by: context, limit: node.owner.waitLimit)
+            if index == 0 { rootHeld = held }
             _ = stack.removeLast()
             continue
           case .replaced(let replacement):
@@ -103,7 +124,7 @@ extension AnyNode {
           }
           // Most dependencies are built already: checked without retaining the node, whose
           // reference count threads building side by side would otherwise pass back and forth.
-          if next._withUnsafeGuaranteedRef({ $0.scope == .singleton && $0.isReady }) { continue }
+          if next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) { continue }
           stack.append(Frame(node: next.takeUnretainedValue()))
         }
       }
@@ -119,24 +140,28 @@ extension AnyNode {
       context.chain.removeSubrange(baseDepth...)
       throw error
     }
-    return root
+    return (root, rootHeld)
   }
 }
 
 extension AnyNode {
   /// Runs the factory of a build this context claimed, whose dependencies are ready, and
-  /// publishes the value; on failure, fails the build and throws.
-  func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) {
+  /// publishes or holds the value (returned if held); on failure, fails the build and throws.
+  @discardableResult
+  func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
     let destination = value.destination()
     let failure = run(context, into: destination)
-    try conclude(destination, failure, context, attempt: attempt, span: span)
+    return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
-  func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError) {
+  @discardableResult
+  func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError)
+    -> Held?
+  {
     let destination = value.destination()
     let failure = await runAsync(context, into: destination)
-    try conclude(destination, failure, context, attempt: attempt, span: span)
+    return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
 
   /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
@@ -145,7 +170,7 @@ extension AnyNode {
   private func conclude(
     _ destination: consuming ValueDestination, _ failure: DeferredError?,
     _ context: BuildContext, attempt: Int, span: Span?
-  ) throws(DeferredError) {
+  ) throws(DeferredError) -> Held? {
     owner.recorder.end(
       span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     if let failure {
@@ -153,7 +178,7 @@ extension AnyNode {
       fail(attempt: attempt, failure)
       throw failure
     }
-    publish(destination, attempt: attempt)
+    return finish(destination, attempt: attempt)
   }
 
   /// Runs a synchronous factory on `context`, whose chain ends with this service; returns what
@@ -211,9 +236,13 @@ extension AnyNode {
   func resolveSlow<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
-    switch scope {
-    case .singleton:
-      return try ensureReady(context).value.read(as: Value.self)
+    switch kind {
+    case .singleton, .weak, .named:
+      let (node, held) = try ensureReadyHolding(context)
+      // No `held?.read(...) ?? ...`: an `Optional<Value>` would make this unspecialised code
+      // look up its metadata on every call, transients' included.
+      if let held { return held.read(as: Value.self) }
+      return node.value.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
       return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
         try self.resolveSlow(main, as: Value.self)
@@ -246,8 +275,11 @@ extension AnyNode {
   func resolveSlowAsync<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     async throws(DeferredError) -> Value
   {
-    let node = try await ensureReadyAsync(context)
-    guard scope == .transient else { return node.value.read(as: Value.self) }
+    let (node, held) = try await ensureReadyHoldingAsync(context)
+    guard kind == .transient else {
+      if let held { return held.read(as: Value.self) }
+      return node.value.read(as: Value.self)
+    }
     let making = TransientMaking(self, context)
     let destination = ValueDestination.allocate(key.type)
     let failure = await runAsync(context, into: destination)
@@ -265,36 +297,43 @@ extension AnyNode {
   /// node that holds the value (this one, or its replacement).
   @discardableResult
   func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
+    try await ensureReadyHoldingAsync(context).node
+  }
+
+  /// ``ensureReadyAsync(_:)``, which also returns the value if it is held (as
+  /// ``ensureReadyHolding(_:)``).
+  func ensureReadyHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
+    node: AnyNode, held: Held?
+  ) {
     guard isAsync else {
-      if scope == .singleton && isReady { return self }
+      if isReady { return (self, nil) }
       if isMainActor {
-        return try await onMainActor(for: context) { main throws(DeferredError) in
-          try self.ensureReady(main)
+        let found = try await onMainActor(for: context) { main throws(DeferredError) in
+          try self.ensureReadyHolding(main)
         }
+        return found
       }
       return try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
-        try self.ensureReady(threadContext)
+        try self.ensureReadyHolding(threadContext)
       }
     }
-    guard scope == .singleton else {
+    guard kind.isCached else {
       if context.chain.contains(key) {
         throw DeferredError.cycle(closing: key, chain: context.chain)
       }
-      return self
+      return (self, nil)
     }
     switch try step(context) {
-    case .ready:
-      return self
+    case .ready(let held):
+      return (self, held)
     case .wait(let latch):
-      try await WaitGraph.waitAsync(for: self, latch: latch, by: context)
-      return self
+      return (self, try await WaitGraph.waitAsync(for: self, latch: latch, by: context))
     case .replaced(let replacement):
-      return try await replacement.ensureReadyAsync(context)
+      return try await replacement.ensureReadyHoldingAsync(context)
     case .build(let attempt, let span):
       context.chain.append(key)
       defer { context.chain.removeLast() }
-      try await buildAsync(context, attempt: attempt, span: span)
-      return self
+      return (self, try await buildAsync(context, attempt: attempt, span: span))
     }
   }
 }

@@ -11,9 +11,10 @@ import Dispatch
 /// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
 /// safety").
 final class BuildLatch: @unchecked Sendable {
-  indirect enum Outcome: Sendable {
-    case built
-    case failed(DeferredError)
+  enum Outcome: Sendable {
+    /// Built: published in the node's cell (`nil`), or held (the value this build made).
+    case built(Held?)
+    indirect case failed(DeferredError)
   }
 
   let owner: BuildContext
@@ -68,6 +69,6 @@ final class BuildLatch: @unchecked Sendable {
         group.notify(queue: .global()) { continuation.resume() }
       }
     }
-    return node.withState { _ in outcome } ?? .built
+    return node.withState { _ in outcome } ?? .built(nil)
   }
 }

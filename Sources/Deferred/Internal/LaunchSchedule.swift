@@ -183,7 +183,7 @@ struct LaunchSchedule {
   /// Whether a registration of `node` may have to be scheduled: it is a singleton whose
   /// priority is deferred, or depends on the launch.
   static func mayBeScheduled(_ node: AnyNode) -> Bool {
-    guard node.scope == .singleton || node.takesArgument else { return false }
+    guard node.kind.isCached || node.takesArgument else { return false }
     switch node.priority.kind {
     case .afterFirstFrame, .idle, .when: return true
     case .critical, .onDemand: return false
@@ -420,7 +420,7 @@ struct LaunchSchedule {
   /// and its idle delay.
   private mutating func addEntry(_ node: AnyNode, order: Int) -> (Entry, Duration?)? {
     // An argument factory's build builds its dependencies only (its walk makes no value).
-    guard node.scope == .singleton || node.takesArgument, !node.isReady else { return nil }
+    guard node.kind.isCached || node.takesArgument, !node.isBuilt else { return nil }
     let priority = node.priority.resolved(in: flags)
     var delay: Duration?
     switch priority.kind {

@@ -28,6 +28,8 @@ import Synchronization
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
   let scope: Scope
+  /// The scope's kind, which the build paths test.
+  let kind: ScopeKind
   let priority: Priority
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
   /// resolves what it needs itself (its edges are then observed while it runs).
@@ -57,6 +59,9 @@ final class AnyNode: @unchecked Sendable {
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
   }
+  /// Set when a build of this singleton found that it depends on a named scope: its values are
+  /// then held, one per generation, never published in ``value`` (which cannot be dropped).
+  let holdsValue = Atomic<Bool>(false)
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
   @exclusivity(unchecked) private var slot = SlotState()
@@ -78,6 +83,7 @@ final class AnyNode: @unchecked Sendable {
     self.isMainActor = isMainActor
     self.key = key
     self.scope = scope
+    self.kind = scope.kind
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
@@ -95,13 +101,19 @@ final class AnyNode: @unchecked Sendable {
 
   var isReady: Bool { value.isSet }
 
+  /// Whether the service is built: published in its cell, or held (a weak one's object may be
+  /// gone since).
+  var isBuilt: Bool {
+    isReady || ((kind.isHeld || holdsValue.load(ordering: .relaxed)) && withState { $0.isHeld })
+  }
+
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
   /// a built singleton.
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
     for dependency in dependencies {
       guard let node = owner.lookup(dependency),
-        node._withUnsafeGuaranteedRef({ $0.scope == .singleton && $0.isReady })
+        node._withUnsafeGuaranteedRef({ $0.isReady })
       else { return false }
     }
     return true
@@ -116,17 +128,93 @@ final class AnyNode: @unchecked Sendable {
     withState { $0.claim(by: context) }
   }
 
-  /// Publishes the value a build wrote, ends the build, wakes its waiters and hands queued work
-  /// its value.
-  func publish(_ destination: consuming ValueDestination, attempt: Int) {
-    value.publish(destination)
-    let ending = withState { $0.built(attempt: attempt) }
+  /// Publishes or holds the value a build wrote, ends the build, wakes its waiters and hands
+  /// queued work its value; returns the value if it is held.
+  ///
+  /// A weak service keeps only a weak reference to its object; a named-scope service, or a
+  /// singleton whose dependencies include one (directly or through others), keeps its value in
+  /// a box of this generation; any other singleton publishes it in ``value``, for lock-free
+  /// reads, for good.
+  @discardableResult
+  func finish(_ destination: consuming ValueDestination, attempt: Int) -> Held? {
+    let ending: SlotState.Ending
+    switch kind {
+    case .weak:
+      let object = destination.takeObject()
+      ending = withState {
+        $0.built(
+          attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
+      }
+    case .named:
+      let box = ValueBox(destination)
+      ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
+    case .singleton, .transient:
+      if holdsValue.load(ordering: .relaxed) || dependsOnNamedScope() {
+        holdsValue.store(true, ordering: .relaxed)
+        let box = ValueBox(destination)
+        ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
+      } else {
+        value.publish(destination)
+        ending = withState { $0.built(attempt: attempt) }
+      }
+    }
     ending.wake?.leave()
     var batch = ending.deliver
     while !batch.isEmpty {
-      for work in batch { work.deliver(self) }
+      for work in batch { work.deliver(self, ending.value) }
       batch = withState { $0.delivered() }
     }
+    return ending.value
+  }
+
+  /// The held value of a built weak or named-scope service (or a singleton built with one),
+  /// retained under the lock; `nil` for any other, or one not built: the resolve of a held
+  /// service that is built takes this lock and no walk.
+  @inline(__always)
+  func heldValue() -> Held? {
+    switch kind {
+    case .transient: return nil
+    case .singleton: if !holdsValue.load(ordering: .relaxed) { return nil }
+    case .weak, .named: break
+    }
+    return withState { $0.heldValue }
+  }
+
+  /// Whether a value of this service, made now, was made with a named scope's value: one of
+  /// its known dependencies is of a named scope, or holds its value because it was, or is a
+  /// transient or weak service that depends on one. Skipped (one atomic load) while no named
+  /// scope is registered.
+  func dependsOnNamedScope() -> Bool {
+    guard Container.namedScopesRegistered.load(ordering: .acquiring) else { return false }
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+    var queue: [AnyNode] = [self]
+    while let node = queue.popLast() {
+      for key in node.knownDependencies {
+        guard let dependency = node.owner.lookup(key)?.takeUnretainedValue() else { continue }
+        switch dependency.kind {
+        case .named: return true
+        case .singleton:
+          if dependency.holdsValue.load(ordering: .relaxed) { return true }
+        case .transient, .weak:
+          // Not kept (or kept weakly) with a mark of their own: what they were made with.
+          if seen.insert(ObjectIdentifier(dependency)).inserted { queue.append(dependency) }
+        }
+      }
+    }
+    return false
+  }
+
+  /// Drops this service's held value and starts a new generation (a build under way goes
+  /// stale); returns whether there was a value or a build to drop. The value is released
+  /// here, outside the lock.
+  func reset() -> Bool {
+    var dropped = false
+    let stored = withState { state in
+      dropped = state.builder != nil || state.isHeld
+      return state.reset()
+    }
+    _ = stored
+    return dropped
   }
 
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
@@ -140,10 +228,14 @@ final class AnyNode: @unchecked Sendable {
   ) {
     receive(
       [
-        PendingWork(queue: queue) { node in
+        PendingWork(queue: queue) { node, held in
           // Handed out: a service warmed up for this work was not warmed up for nothing.
           node.wasResolved.store(true, ordering: .relaxed)
-          work(node.value.read(as: Value.self))
+          if let held {
+            work(held.read(as: Value.self))
+          } else {
+            work(node.value.read(as: Value.self))
+          }
         }
       ], ahead: false)
   }
@@ -151,7 +243,7 @@ final class AnyNode: @unchecked Sendable {
   private func receive(_ work: [PendingWork], ahead: Bool) {
     switch withState({ $0.receive(work, ahead: ahead) }) {
     case .queued: break
-    case .now: for item in work { item.deliver(self) }
+    case .now(let held): for item in work { item.deliver(self, held) }
     case .forward(let replacement): replacement.receive(work, ahead: ahead)
     }
   }

@@ -41,14 +41,16 @@ struct RawStack<Element>: ~Copyable {
     return (base! + count).move()
   }
 
+  /// The element at `index`, in place: reading or writing one field of it copies nothing else
+  /// (a getter would copy the whole element, retains included, for each field read).
   subscript(index: Int) -> Element {
-    get {
+    unsafeAddress {
       precondition(index >= 0 && index < count, "index out of range")
-      return base![index]
+      return UnsafePointer(base.unsafelyUnwrapped + index)
     }
-    set {
+    unsafeMutableAddress {
       precondition(index >= 0 && index < count, "index out of range")
-      base![index] = newValue
+      return base.unsafelyUnwrapped + index
     }
   }
 

@@ -31,6 +31,8 @@ struct RawBuild {
   let cpu: UInt64?
   let outcome: Outcome
   let attempt: Int
+  /// The generation of a held service this build made (0 for any other).
+  var generation = 0
 }
 
 /// One wait for another context's build.
@@ -49,6 +51,9 @@ struct Span {
   let cpu: UInt64?
   /// Its signpost interval (Apple platforms).
   let signpost: Signposts.Interval
+  /// The generation the build makes (0 but for a weak or named-scope service, or one built
+  /// with one, after a reset or a rebuild).
+  var generation = 0
 }
 
 /// A transient service's builds, together: counts and totals, and the first
@@ -111,7 +116,9 @@ final class Recorder: Sendable {
 
   /// Marks the start of a build on `context`: of the singleton `key`, or of a transient.
   @inline(__always)
-  func begin(_ context: BuildContext, building key: AnyServiceKey? = nil) -> Span? {
+  func begin(_ context: BuildContext, building key: AnyServiceKey? = nil, generation: Int = 0)
+    -> Span?
+  {
     guard isEnabled else { return nil }
     context.nested.append(0)
     // An async build may end on another thread than it began on: no thread's CPU time counts it.
@@ -119,7 +126,7 @@ final class Recorder: Sendable {
       recording == .timingsAndCPU && key != nil && context.thread != .task
       ? clock.threadCPUTime() : nil
     let signpost = key.map(Signposts.beginBuild) ?? nil
-    return Span(start: clock.now(), cpu: cpu, signpost: signpost)
+    return Span(start: clock.now(), cpu: cpu, signpost: signpost, generation: generation)
   }
 
   /// Records the end of a transient build begun with `span`, into its service's totals.
@@ -173,7 +180,7 @@ final class Recorder: Sendable {
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         thread: thread, qos: qos, queued: queued, start: span.start, end: end, nested: nested,
-        cpu: cpu, outcome: outcome, attempt: attempt))
+        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation))
   }
 
   /// Records a build that never started (cancelled by a shutdown).

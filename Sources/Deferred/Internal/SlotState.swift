@@ -1,16 +1,22 @@
 import Dispatch
 
-/// The lifecycle of one singleton, as one value behind its node's lock: every transition is a
-/// mutating method that returns what its caller must do once the lock is released.
+/// The lifecycle of one cached service, as one value behind its node's lock: every transition
+/// is a mutating method that returns what its caller must do once the lock is released.
 ///
-/// | state | claim | built | failed | whenReady | retire (replaced) |
-/// | --- | --- | --- | --- | --- | --- |
-/// | idle(n) | → building(n+1): `claimed` | – | – | queued | → retired: hands its queued work to the replacement |
-/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → ready: wake waiters, deliver work | → idle(n): wake waiters | queued | refused |
-/// | ready | `ready` | – | – | delivered at once, or after work queued before it | refused |
-/// | retired(by) | `replaced(by)` | – | – | forwarded to `by` | refused |
+/// | state | claim | built | failed | whenReady | retire (replaced) | reset |
+/// | --- | --- | --- | --- | --- | --- | --- |
+/// | idle(n) | → building(n+1): `claimed` | stale only | stale only | queued | → retired: hands its queued work to the replacement | nothing |
+/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → ready or held: wake waiters, deliver work | → idle(n): wake waiters | queued | refused | → idle(n), the build goes stale; generation+1 |
+/// | ready | `ready` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
+/// | held(value, n) | `ready(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
+/// | retired(by) | `replaced(by)` | – | – | forwarded to `by` | refused | nothing |
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
+/// `ready` is a singleton published in its node's lock-free cell, for good; `held` is a weak
+/// or named-scope service, or a singleton built with one, whose value lives here (a box per
+/// generation, or a weak reference) so that it can be dropped. A stale build (begun before a
+/// reset) ends apart from the state: its value goes to its owner and the waiters that joined
+/// it before the reset, never into the state (Docs/Design.md, "Weak and named scopes").
 /// Work queued before the build is delivered in order: while the builder hands it to its
 /// queues (outside the lock), later work joins the queue behind it instead of overtaking it.
 struct SlotState {
@@ -18,7 +24,14 @@ struct SlotState {
     case idle(attempts: Int)
     case building(Building)
     case ready
+    case held(Stored, attempts: Int)
     case retired(replacement: AnyNode)
+  }
+
+  /// How a held value is kept: a generation's box, or a weak reference to a weak service.
+  enum Stored {
+    case box(ValueBox)
+    case weak(WeakObject)
   }
 
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
@@ -26,6 +39,7 @@ struct SlotState {
   private struct Building {
     let owner: BuildContext
     let attempt: Int
+    let generation: Int
     var latch: BuildLatch?
   }
 
@@ -39,13 +53,19 @@ struct SlotState {
   private(set) var observed: [AnyServiceKey] = []
   /// A transient service's recorded makings (``Recorder``), from its first.
   var transients: TransientTally?
+  /// How many resets reached this service (and, for a weak one, how many times it was built
+  /// anew after its object went): the generation its next build makes.
+  private(set) var generation = 0
+  /// Builds begun before a reset, still running: they end apart from the state.
+  private var stale: [Building] = []
 
   /// What a context gets when it asks to build the service.
   enum Claim {
-    /// Built already.
-    case ready
-    /// This context now builds it (this attempt), and must end it with `built` or `failed`.
-    case claimed(attempt: Int)
+    /// Built already: published in the node's cell (`nil`), or held (its value, retained).
+    case ready(Held?)
+    /// This context now builds it (this attempt, of this generation), and must end it with
+    /// `built` or `failed`.
+    case claimed(attempt: Int, generation: Int)
     /// Another context is building it: wait on the latch.
     case busy(BuildLatch)
     /// This same context is building it: a dependency cycle.
@@ -58,8 +78,8 @@ struct SlotState {
   enum Delivery {
     /// Kept until the service is built.
     case queued
-    /// Hand it to its queue now.
-    case now
+    /// Hand it to its queue now, with the held value (`nil`: the one in the node's cell).
+    case now(Held?)
     /// The registration was replaced: hand the work to the replacement.
     case forward(AnyNode)
   }
@@ -69,17 +89,25 @@ struct SlotState {
   struct Ending {
     let wake: DispatchGroup?
     let deliver: [PendingWork]
+    /// The value to hand the work, if it is held.
+    let value: Held?
   }
 
   mutating func claim(by context: BuildContext) -> Claim {
     switch state {
     case .ready:
-      return .ready
+      return .ready(nil)
+    case .held(.box(let box), _):
+      return .ready(.box(box))
+    case .held(.weak(let reference), let attempts):
+      if let object = reference.object { return .ready(.object(object)) }
+      // The last holder let it go: built anew, as a new generation.
+      generation += 1
+      return start(by: context, attempt: attempts + 1)
     case .retired(let replacement):
       return .replaced(replacement)
     case .idle(let attempts):
-      state = .building(Building(owner: context, attempt: attempts + 1))
-      return .claimed(attempt: attempts + 1)
+      return start(by: context, attempt: attempts + 1)
     case .building(var building):
       if building.owner === context { return .ownedBySelf }
       if let latch = building.latch { return .busy(latch) }
@@ -88,6 +116,11 @@ struct SlotState {
       state = .building(building)
       return .busy(latch)
     }
+  }
+
+  private mutating func start(by context: BuildContext, attempt: Int) -> Claim {
+    state = .building(Building(owner: context, attempt: attempt, generation: generation))
+    return .claimed(attempt: attempt, generation: generation)
   }
 
   /// The context building the service, if a build is under way.
@@ -108,18 +141,54 @@ struct SlotState {
     return false
   }
 
-  /// Ends the build under way with the value published.
-  mutating func built(attempt: Int) -> Ending {
+  /// Whether the service is built and held.
+  var isHeld: Bool {
+    if case .held = state { return true }
+    return false
+  }
+
+  /// The held value, retained, if the service is built and held (and, if weak, its object
+  /// is still alive).
+  var heldValue: Held? {
+    switch state {
+    case .held(.box(let box), _): return .box(box)
+    case .held(.weak(let reference), _): return reference.object.map { .object($0) }
+    default: return nil
+    }
+  }
+
+  /// Ends a build: its value published in the node's cell (`storing` is `nil`), or held as
+  /// `storing` and handed as `value`. A stale build (begun before a reset) leaves the state
+  /// alone: its value goes to its waiters, and to work queued before the reset if no new
+  /// build has begun.
+  mutating func built(attempt: Int, storing: Stored? = nil, value: Held? = nil) -> Ending {
+    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
+      let building = stale.remove(at: index)
+      let wake = building.latch?.finish(.built(value))
+      guard case .idle = state, !delivering, !pending.isEmpty else {
+        return Ending(wake: wake, deliver: [], value: value)
+      }
+      delivering = true
+      defer { pending = [] }
+      return Ending(wake: wake, deliver: pending, value: value)
+    }
     let latch = end(attempt: attempt)
-    state = .ready
+    if let storing {
+      state = .held(storing, attempts: attempt)
+    } else {
+      state = .ready
+    }
     delivering = !pending.isEmpty
     defer { pending = [] }
-    return Ending(wake: latch?.finish(.built), deliver: pending)
+    return Ending(wake: latch?.finish(.built(value)), deliver: pending, value: value)
   }
 
   /// Ends the build under way with a failure: the next resolve tries again. Queued work stays
   /// queued until a later build succeeds.
   mutating func failed(attempt: Int, _ error: DeferredError) -> DispatchGroup? {
+    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
+      return stale.remove(at: index).latch?.finish(.failed(error))
+    }
     let latch = end(attempt: attempt)
     state = .idle(attempts: attempt)
     return latch?.finish(.failed(error))
@@ -132,6 +201,25 @@ struct SlotState {
     return building.latch
   }
 
+  /// Drops the held value (returned, to be released once the lock is: its deinit is the app's
+  /// code) and starts a new generation; a build under way goes stale. A value published in
+  /// the node's cell is never dropped (its readers take no lock).
+  mutating func reset() -> Stored? {
+    switch state {
+    case .held(let stored, let attempts):
+      generation += 1
+      state = .idle(attempts: attempts)
+      return stored
+    case .building(let building):
+      generation += 1
+      stale.append(building)
+      state = .idle(attempts: building.attempt)
+      return nil
+    case .idle, .ready, .retired:
+      return nil
+    }
+  }
+
   /// Takes work handed to the service: `ahead` for work that was queued for a registration
   /// this one replaced, which came before any handed to this one.
   mutating func receive(_ work: [PendingWork], ahead: Bool = false) -> Delivery {
@@ -139,7 +227,13 @@ struct SlotState {
     case .retired(let replacement):
       return .forward(replacement)
     case .ready where !delivering:
-      return .now
+      return .now(nil)
+    case .held(.box(let box), _) where !delivering:
+      return .now(.box(box))
+    case .held(.weak(let reference), _) where !delivering:
+      if let object = reference.object { return .now(.object(object)) }
+      pending.insert(contentsOf: work, at: ahead ? 0 : pending.endIndex)
+      return .queued
     default:
       pending.insert(contentsOf: work, at: ahead ? 0 : pending.endIndex)
       return .queued
@@ -175,10 +269,10 @@ struct SlotState {
 /// with it.
 struct PendingWork {
   let queue: DispatchQueue
-  let work: @Sendable (AnyNode) -> Void
+  let work: @Sendable (AnyNode, Held?) -> Void
 
-  /// Hands the work to its queue, with `node`'s value.
-  func deliver(_ node: AnyNode) {
-    queue.async { work(node) }
+  /// Hands the work to its queue, with `node`'s value (`held`, or the one in its cell).
+  func deliver(_ node: AnyNode, _ held: Held?) {
+    queue.async { work(node, held) }
   }
 }

@@ -147,3 +147,84 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
     raw.deallocate()
   }
 }
+
+/// One generation of a held service's value (a named scope's, or a singleton's built with
+/// one): a cell of its own, published once, freed when the last reader lets the box go.
+///
+/// Lock-free readers may hold a node and read its cell at any time, so a node's cell is never
+/// freed under them; a held value lives in a box instead, which the node's state keeps under
+/// its lock and a reader retains under that lock. A reset drops the state's reference: readers
+/// that took the box still read it, and the value goes with the last of them
+/// (Docs/Design.md, "Weak and named scopes").
+///
+/// Safety: `@unchecked Sendable` as the node's cell: published once before the box is shared,
+/// read only after.
+final class ValueBox: @unchecked Sendable {
+  let cell: ValueCell
+
+  init(_ destination: consuming ValueDestination) {
+    cell = ValueCell(type: destination.type)
+    cell.publish(destination)
+  }
+}
+
+/// A held service's value as handed to the one who resolves it: a generation's box, or a weak
+/// service's object, retained.
+enum Held: @unchecked Sendable {
+  case box(ValueBox)
+  case object(AnyObject)
+
+  /// The value, as `Value`, the type of the service's key.
+  func read<Value>(as _: Value.Type) -> Value {
+    switch self {
+    case .box(let box): return box.cell.read(as: Value.self)
+    case .object(let object):
+      // The registration checked that `Value` is a class or a class-bound existential, and
+      // the object was made as a `Value`: the cast cannot fail.
+      guard let value = object as? Value else {
+        preconditionFailure("\(type(of: object)) read as \(Value.self)")
+      }
+      return value
+    }
+  }
+}
+
+/// A weak service's object, not kept alive.
+///
+/// A class, not a struct: a weak reference stored inline would make the slot's state enum
+/// costly to copy and switch over (not bitwise-takable), on every singleton's build too.
+final class WeakObject {
+  weak var object: AnyObject?
+
+  init(object: AnyObject) {
+    self.object = object
+  }
+}
+
+extension ValueDestination {
+  /// Moves the value out as the object it is (a weak service's value), and frees the memory.
+  consuming func takeObject() -> AnyObject {
+    func take<Value>(_: Value.Type, _ destination: consuming ValueDestination) -> AnyObject {
+      destination.take(as: Value.self) as AnyObject
+    }
+    let type: Any.Type = type
+    return take(type, self)
+  }
+}
+
+/// Whether values of `type` are objects, which a weak reference can hold: a class, or an
+/// existential whose protocols are bound to classes (`any P` where `P: AnyObject`).
+///
+/// Swift 6.3 does not let `any P` satisfy an `AnyObject` generic constraint even when `P` is
+/// class-bound, so the check is at run time: a class is an `AnyObject.Type`; an existential is
+/// told apart by its metadata (kind 0x303, and its flags' class-constraint bit clear: the
+/// runtime's stable layout of existential type metadata).
+func isObjectType(_ type: Any.Type) -> Bool {
+  if type is AnyObject.Type { return true }
+  let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+  let existentialKind = 0x303
+  guard metadata.load(as: Int.self) == existentialKind else { return false }
+  let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
+  let anyConstraint: UInt32 = 0x8000_0000
+  return flags & anyConstraint == 0
+}

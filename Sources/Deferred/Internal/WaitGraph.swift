@@ -24,19 +24,21 @@ enum WaitGraph {
 
   /// Blocks until `latch` (a build of `node` by another context) finishes, on behalf of
   /// `context`.
+  @discardableResult
   static func wait(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext, limit: Duration?
-  ) throws(DeferredError) {
+  ) throws(DeferredError) -> Held? {
     let start = try enter(node, context)
-    try leave(node, latch, context, since: start, latch.wait(for: node, limit: limit))
+    return try leave(node, latch, context, since: start, latch.wait(for: node, limit: limit))
   }
 
   /// Suspends until `latch` finishes, on behalf of `context`, blocking no thread.
+  @discardableResult
   static func waitAsync(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext
-  ) async throws(DeferredError) {
+  ) async throws(DeferredError) -> Held? {
     let start = try enter(node, context)
-    try leave(node, latch, context, since: start, await latch.outcome(for: node))
+    return try leave(node, latch, context, since: start, await latch.outcome(for: node))
   }
 
   /// Records that `context`, on another thread than the main actor's, waits for the main
@@ -100,11 +102,11 @@ enum WaitGraph {
   }
 
   /// Ends the wait of `context` for `latch` with `outcome` (`nil`: it timed out), records it,
-  /// and throws if the build did not succeed.
+  /// and throws if the build did not succeed; returns the value the build held, if it did.
   private static func leave(
     _ node: AnyNode, _ latch: BuildLatch, _ context: BuildContext, since start: UInt64,
     _ outcome: BuildLatch.Outcome?
-  ) throws(DeferredError) {
+  ) throws(DeferredError) -> Held? {
     _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
     node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     switch outcome {
@@ -112,8 +114,8 @@ enum WaitGraph {
       throw DeferredError(
         .waitTimedOut, key: node.key, chain: context.chain + [node.key],
         holder: latch.owner.thread.name)
-    case .built?:
-      return
+    case .built(let held)?:
+      return held
     case .failed(let error)?:
       throw error.rechained(under: context.chain, at: node.key)
     }

@@ -14,6 +14,8 @@ struct Scenario: Sendable {
     .resolveCached,
     .resolveTransient,
     .resolveArgument,
+    .resolveWeak,
+    .resolveScoped,
     .register1000,
     .chainFirstResolve,
     .contendedResolve,
