@@ -61,10 +61,19 @@ import Testing
         seen.withLock { $0.append(ObjectIdentifier(storage)) }
       }
     }
-    DispatchQueue.global().async(group: group, execute: read)
+    // Threads of their own: five blocked at once would starve Dispatch's pool on a small
+    // machine (the readers would never start, and other tests' queues would wait too).
+    func startReader() {
+      group.enter()
+      startThread {
+        read()
+        group.leave()
+      }
+    }
+    startReader()
     started.wait()
     // The factory is blocked: every other reader waits for that build.
-    for _ in 0..<readers { DispatchQueue.global().async(group: group, execute: read) }
+    for _ in 0..<readers { startReader() }
     for _ in 0..<readers { waiting.wait() }
     #expect(seen.withLock { $0.isEmpty })
     release.fire()
