@@ -80,7 +80,7 @@ import Testing
     }
     try container.register(Network.self) { Network() }
     let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { _ = try? container.resolve(Storage.self) }
+    startThread(in: group) { _ = try? container.resolve(Storage.self) }
     started.wait()
     // Storage's factory is running on another thread; Network resolves regardless.
     #expect(try container.resolve(Network.self).online)
@@ -104,14 +104,14 @@ import Testing
     container.onWait { _ in waiting.fire() }
     let group = DispatchGroup()
     let builderError = Locked<DeferredError?>(nil)
-    DispatchQueue.global().async(group: group) {
+    startThread(in: group) {
       do throws(DeferredError) { _ = try container.resolve(Storage.self) } catch {
         builderError.withLock { $0 = error }
       }
     }
     started.wait()
     let waiterError = Locked<DeferredError?>(nil)
-    DispatchQueue.global().async(group: group) {
+    startThread(in: group) {
       do throws(DeferredError) { _ = try container.resolve(Network.self) } catch {
         waiterError.withLock { $0 = error }
       }

@@ -63,17 +63,10 @@ import Testing
     }
     // Threads of their own: five blocked at once would starve Dispatch's pool on a small
     // machine (the readers would never start, and other tests' queues would wait too).
-    func startReader() {
-      group.enter()
-      startThread {
-        read()
-        group.leave()
-      }
-    }
-    startReader()
+    startThread(in: group, read)
     started.wait()
     // The factory is blocked: every other reader waits for that build.
-    for _ in 0..<readers { startReader() }
+    for _ in 0..<readers { startThread(in: group, read) }
     for _ in 0..<readers { waiting.wait() }
     #expect(seen.withLock { $0.isEmpty })
     release.fire()

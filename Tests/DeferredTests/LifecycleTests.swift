@@ -108,12 +108,12 @@ import Testing
       waiting.fire()
     }
     let built = Signal()
-    DispatchQueue.global().async {
+    startThread {
       _ = try? container.resolve(Storage.self)
       built.fire()
     }
     started.wait()
-    DispatchQueue.global().async {
+    startThread {
       waiting.wait()
       clock.advance(by: .milliseconds(8))
       release.fire()

@@ -183,7 +183,7 @@ import Testing
       return Storage()
     }
     let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { _ = try? container.resolve(Storage.self) }
+    startThread(in: group) { _ = try? container.resolve(Storage.self) }
     started.wait()
     let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
     release.fire()

@@ -113,6 +113,16 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
   #endif
 }
 
+/// Starts a thread of its own inside `group` (it leaves the group when `body` returns): for
+/// work that blocks, which on Dispatch's pool would hold a worker other tests need.
+func startThread(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+  group.enter()
+  startThread {
+    body()
+    group.leave()
+  }
+}
+
 #if canImport(Darwin)
   typealias NewThread = pthread_t?
 #else
