@@ -37,6 +37,31 @@ extension Container {
     try registerByType(name, scope, priority, replacing, factory)
   }
 
+  /// Registers a singleton, built on demand, whose factory's parameters are its dependencies:
+  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``
+  /// with none of its options given.
+  ///
+  /// ```swift
+  /// try container.register(SyncService.self, SyncService.init(storage:network:))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as (a protocol or a concrete type).
+  ///   - factory: Makes the value from its dependencies, each resolved by its type.
+  /// - Returns: The service's key.
+  /// - Throws: As the form with options.
+  @discardableResult @inlinable @inline(never)
+  public func register<Value: Sendable, each Dependency: Sendable>(
+    _ type: Value.Type, _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // Compile time: the common call, without default arguments. A default argument is made by
+    // a generator function with the function's generic signature and attributes: each
+    // registration through the form with options specialised two or three more functions that
+    // stayed calls (the shim is `@inline(never)`). Benchmarks/README.md, "Compile time". A
+    // shim specialised in the caller's module: see `registerByType`.
+    try registerByType(nil, .singleton, .onDemand, false, factory)
+  }
+
   /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
   ///
   /// Compile time: a caller that calls a function generic over a parameter pack makes the
@@ -139,6 +164,25 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     try register(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing, factory)
+  }
+
+  /// Registers a singleton, built on demand, whose factory resolves what it needs itself:
+  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(borrowing Resolver) throws -> Value)``
+  /// with none of its options given.
+  ///
+  /// - Parameters:
+  ///   - type: The type the service is resolved as.
+  ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
+  /// - Returns: The service's key.
+  /// - Throws: As the form with options.
+  @discardableResult
+  public func register<Value: Sendable>(
+    _ type: Value.Type, _ factory: @escaping @Sendable (borrowing Resolver) throws -> Value
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    // Compile time: the common call, without default arguments (see the parameter form's).
+    try add(
+      ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false, dependencies: nil,
+      factory: .producing(factory))
   }
 
   /// Registers a service under `key` whose factory resolves what it needs itself.

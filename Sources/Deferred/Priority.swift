@@ -13,21 +13,31 @@
 /// Whatever the priority, resolving a service that is not built yet builds it at once on the
 /// caller.
 public struct Priority: Sendable, Hashable, CustomStringConvertible {
-  enum Kind: Hashable {
+  @usableFromInline
+  enum Kind: Hashable, Sendable {
     case critical
     case afterFirstFrame(BuildQoS)
     case idle(Duration)
     case onDemand
-    indirect case when(LaunchFlag, Priority, otherwise: Priority)
+    /// Depends on the launch: the flag and the two branches are kept in ``Condition``'s table.
+    case when(Condition)
   }
 
-  let kind: Kind
+  // A plain value (`_isPOD`), with nothing to retain or release: every registration passes
+  // one, and a composition root of many registrations copied and destroyed a non-trivial one
+  // around each call (Benchmarks/README.md, "Compile time").
+  @usableFromInline let kind: Kind
+
+  @inlinable
+  init(kind: Kind) { self.kind = kind }
 
   /// Built during launch, on the launching thread, before the first frame.
-  public static let critical = Priority(kind: .critical)
+  @inlinable
+  public static var critical: Priority { Priority(kind: .critical) }
 
   /// Never scheduled: built the first time it is resolved.
-  public static let onDemand = Priority(kind: .onDemand)
+  @inlinable
+  public static var onDemand: Priority { Priority(kind: .onDemand) }
 
   /// Built on a background queue once the app reports its first frame, after the services it
   /// depends on.
@@ -61,7 +71,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   ///   - then: The priority when the flag is set.
   ///   - otherwise: The priority when it is not.
   public static func when(_ flag: LaunchFlag, _ then: Priority, otherwise: Priority) -> Priority {
-    Priority(kind: .when(flag, then, otherwise: otherwise))
+    Priority(kind: .when(Condition(flag: flag, then: then, otherwise: otherwise)))
   }
 
   /// The priority that holds in a launch with `context`.
@@ -69,8 +79,10 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter context: The flags the launch was given.
   /// - Returns: A priority that depends on no flag.
   public func resolved(in context: Set<LaunchFlag>) -> Priority {
-    guard case .when(let flag, let then, let otherwise) = kind else { return self }
-    return (context.contains(flag) ? then : otherwise).resolved(in: context)
+    guard case .when(let condition) = kind else { return self }
+    let branches = condition.branches
+    return (context.contains(branches.flag) ? branches.then : branches.otherwise)
+      .resolved(in: context)
   }
 
   /// Whether the service is built during launch, before the first frame (for a priority that
@@ -78,7 +90,8 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   public var isCritical: Bool {
     switch kind {
     case .critical: true
-    case .when(_, let then, let otherwise): then.isCritical || otherwise.isCritical
+    case .when(let condition):
+      condition.branches.then.isCritical || condition.branches.otherwise.isCritical
     default: false
     }
   }
@@ -116,7 +129,8 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     case .afterFirstFrame(let qos): "afterFirstFrame(\(qos))"
     case .idle(let delay): "idle(\(delay))"
     case .onDemand: "onDemand"
-    case .when(let flag, let then, let otherwise): "when(\(flag), \(then), otherwise: \(otherwise))"
+    case .when(let condition):
+      "when(\(condition.branches.flag), \(condition.branches.then), otherwise: \(condition.branches.otherwise))"
     }
   }
 }
@@ -150,6 +164,40 @@ extension Priority {
       }
     }
   }
+}
+
+/// The flag and branches of a priority that depends on the launch, interned: the priority
+/// holds an index into a table of them, so that it stays a plain value (a `when` priority is
+/// rare, and made once per registration at most). Equal branches have one index, so the
+/// index's equality is the branches'.
+@usableFromInline
+struct Condition: Hashable, Sendable {
+  /// A condition's flag and priorities.
+  struct Branches: Hashable {
+    let flag: LaunchFlag
+    let then: Priority
+    let otherwise: Priority
+  }
+
+  private static let table = Locked<(all: [Branches], indices: [Branches: UInt32])>(([], [:]))
+
+  /// The index of the branches in `table`.
+  let index: UInt32
+
+  /// The condition of `flag`, `then` and `otherwise`: an index taken once per distinct three.
+  init(flag: LaunchFlag, then: Priority, otherwise: Priority) {
+    let branches = Branches(flag: flag, then: then, otherwise: otherwise)
+    index = Self.table.withLock { table in
+      if let index = table.indices[branches] { return index }
+      let index = UInt32(table.all.count)
+      table.all.append(branches)
+      table.indices[branches] = index
+      return index
+    }
+  }
+
+  /// The condition's flag and priorities.
+  var branches: Branches { Self.table.withLock { $0.all[Int(index)] } }
 }
 
 /// A fact about one launch that priorities may depend on, such as ``restoringState``.

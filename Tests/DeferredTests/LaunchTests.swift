@@ -172,6 +172,23 @@ final class Conversions: Sendable {}
     #expect(scheduler.queued == (restoring ? [] : ["build Storage"]))
   }
 
+  @Test func aPriorityIsAPlainValueThatComparesByWhatItSays() {
+    // Nothing to retain or release: what keeps a registration's call small (compile time).
+    #expect(_isPOD(Priority.self))
+    let restoring = Priority.when(.restoringState, .critical, otherwise: .idle(after: .seconds(3)))
+    #expect(restoring == .when("restoringState", .critical, otherwise: .idle(after: .seconds(3))))
+    #expect(restoring != .when(.restoringState, .critical, otherwise: .idle(after: .seconds(4))))
+    #expect(restoring != .when("other", .critical, otherwise: .idle(after: .seconds(3))))
+    #expect(Set([restoring, restoring, .critical, .onDemand]).count == 3)
+    #expect(restoring.isCritical)
+    #expect(restoring.resolved(in: [.restoringState]) == .critical)
+    #expect(restoring.resolved(in: []) == .idle(after: .seconds(3)))
+    #expect(restoring.description == "when(restoringState, critical, otherwise: idle(3.0 seconds))")
+    let nested = Priority.when("a", restoring, otherwise: .afterFirstFrame(.background))
+    #expect(nested.resolved(in: ["a"]).resolved(in: []) == .idle(after: .seconds(3)))
+    #expect(nested.resolved(in: []) == .afterFirstFrame(.background))
+  }
+
   @Test func resolvingAQueuedServiceBuildsItOnceOnTheCaller() throws {
     let app = try App()
     try app.container.launch()
