@@ -312,10 +312,7 @@ extension AnyNode {
           throw DeferredError.cycle(closing: key, chain: context.chain)
         }
         if let limit = owner.waitLimit {
-          let nanoseconds =
-            limit.components.seconds * 1_000_000_000
-            + limit.components.attoseconds / 1_000_000_000
-          if making.done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+          if making.done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .timedOut {
             throw DeferredError(.waitTimedOut, key: key, chain: context.chain + [key])
           }
         } else {
@@ -338,29 +335,11 @@ extension AnyNode {
   private func run<Argument, Value: Sendable>(
     _ argument: Argument, _ context: BuildContext, as _: Value.Type
   ) throws(DeferredError) -> Value {
-    guard case .sync(let factory) = factory else {
-      preconditionFailure("an argument factory is synchronous")
-    }
-    context.chain.append(key)
-    let span = owner.recorder.begin(context)
-    let destination = ValueDestination.allocate(Value.self)
-    let failure = withUnsafePointer(to: argument) { pointer -> DeferredError? in
+    guard case .sync = factory else { preconditionFailure("an argument factory is synchronous") }
+    return try withUnsafePointer(to: argument) { pointer throws(DeferredError) -> Value in
       context.argument = UnsafeRawPointer(pointer)
       defer { context.argument = nil }
-      do {
-        try factory(Resolver(container: owner, context: context, dependent: self), destination)
-        return nil
-      } catch {
-        return (error as? DeferredError)
-          ?? DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
-      }
+      return try makeValue(context, as: Value.self)
     }
-    owner.recorder.endTransient(span, self, context)
-    context.chain.removeLast()
-    if let failure {
-      destination.discard()
-      throw failure
-    }
-    return destination.take(as: Value.self)
   }
 }

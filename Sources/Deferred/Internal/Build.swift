@@ -259,6 +259,15 @@ extension AnyNode {
   {
     // A transient whose declared dependencies are all built needs no walk of the graph.
     if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
+    return try makeValue(context, as: Value.self)
+  }
+
+  /// Runs this transient node's factory on `context`, its dependencies ready: the value is made
+  /// in the context's scratch memory and recorded as a transient. (An argument factory calls
+  /// it with its argument set on the context.)
+  func makeValue<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
+    throws(DeferredError) -> Value
+  {
     let making = TransientMaking(self, context)
     let destination = ValueDestination.transient(Value.self, on: context)
     let failure = run(context, into: destination)
