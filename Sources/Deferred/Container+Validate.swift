@@ -67,22 +67,25 @@ extension Container {
               detail: needed.priority.description), about: node.key))
       }
     }
-    problems += scopeMismatches(roots)
+    problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
     return problems
   }
 
-  /// The warnings about scopes that defeat each other.
-  private func scopeMismatches(_ roots: [AnyNode]) -> [ValidationIssue] {
-    var warnings: [ValidationIssue] = []
+  /// The warnings about scopes that defeat each other, each with the service it is about (the
+  /// one whose registration to change, whose module the issue names).
+  private func scopeMismatches(_ roots: [AnyNode]) -> [(error: DeferredError, about: AnyServiceKey)]
+  {
+    var warnings: [(error: DeferredError, about: AnyServiceKey)] = []
     for node in roots {
       if node.kind == .weak && node.priority.isCritical {
         warnings.append(
-          ValidationIssue(
-            .warning,
+          (
             DeferredError(
               .scopeMismatch, key: node.key, chain: [node.key],
               detail: "a critical weak service is built before the first frame and let go at"
-                + " once, unless something holds it; make it a singleton or on demand")))
+                + " once, unless something holds it; make it a singleton or on demand"),
+            node.key
+          ))
       }
       guard node.kind == .singleton || node.kind == .named else { continue }
       for dependency in node.knownDependencies {
@@ -90,12 +93,13 @@ extension Container {
           continue
         }
         warnings.append(
-          ValidationIssue(
-            .warning,
+          (
             DeferredError(
               .scopeMismatch, key: dependency, chain: [node.key, dependency],
               detail: "the \(node.scope) \(node.key) keeps the weak service alive as long as it"
-                + " lives, so it is never let go; resolve it when needed instead")))
+                + " lives, so it is never let go; resolve it when needed instead"),
+            node.key
+          ))
       }
     }
     return warnings

@@ -31,7 +31,26 @@ struct Networking: Module {
   }
 }
 
+/// A module whose singleton holds a weak service: a scope warning about its registration.
+struct Caching: Module {
+  func register(in container: Container) throws(DeferredError) {
+    try container.register(Storage.self, scope: .weak) { Storage() }
+    try container.register(SyncService.self) { (storage: Storage) in
+      SyncService(storage: storage, network: Network())
+    }
+  }
+}
+
 @Suite struct ModuleTests {
+  @Test func aScopeWarningNamesTheModuleOfTheServiceToChange() throws {
+    let container = Container()
+    try container.install(Caching())
+    let warning = try #require(container.validate().first { $0.code == .scopeMismatch })
+    #expect(warning.severity == .warning && warning.service == "Storage")
+    #expect(warning.module == "Caching")
+    #expect(warning.message.hasSuffix("(SyncService is registered by module Caching.)"))
+  }
+
   @Test func aModulesMissingDependencyIsNamedWithTheModule() throws {
     let runs = Runs()
     let container = Container()
