@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Make it with ``Container/handle(_:name:)`` or ``Container/handle(for:)``. It holds the
 /// service's registration, so reading a built singleton through it is a lock-free load of the
-/// value: no lookup, no lock, no allocation; a few loads and compares, as a `static let`'s read,
-/// plus the reference count of the value it returns. Before the service is
+/// value: no lookup, no lock, no allocation; a few loads and compares, as a `static let`'s read.
+/// ``withValue(_:)`` reads it in place (an object with no reference count, as a `static let`'s);
+/// ``resolve()`` returns a copy, retained. Before the service is
 /// built, and whenever its value cannot be read straight away, it resolves the service as
 /// ``Container/resolve(_:)`` does (the same build on first need, the same waits, errors,
 /// records and main-actor rules).
@@ -23,7 +24,7 @@ import Synchronization
 ///
 ///   func refresh() async throws {
 ///     let feed = try await api.awaitService().feed()  // suspends while it is built
-///     for item in feed { images.require().prefetch(item.imageURL) }
+///     for item in feed { images.withValue { $0.prefetch(item.imageURL) } }
 ///   }
 /// }
 /// ```
@@ -95,6 +96,46 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return requireSlow()
   }
 
+  /// Calls `body` with the service, read in place: for a hot loop, where a copy of the value
+  /// would cost more than the read.
+  ///
+  /// A built singleton is not copied: `body` borrows it from the registration the handle holds,
+  /// so a service that is a class pays no reference count, and the read is a few loads and
+  /// compares, as a `static let`'s (a struct service is copied, as ``resolve()`` copies it).
+  /// Anything else (not built yet, transient, weak, in a named scope, replaced, shut down) is
+  /// resolved as ``require()`` resolves it, and `body` gets that value: built on first need,
+  /// waited for while another thread builds it, never a dropped generation.
+  ///
+  /// ```swift
+  /// let clock = try container.handle(Clock.self)
+  /// for frame in frames { clock.withValue { render(frame, at: $0.now) } }
+  /// ```
+  ///
+  /// A service that cannot be resolved stops the program with the error's message, as with
+  /// ``require()``; call ``resolve()`` first where a failure is to be handled.
+  ///
+  /// - Parameter body: What to do with the service; it must not keep it beyond the call
+  ///   (copy it, or use ``resolve()``, to keep it).
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @inlinable
+  public func withValue<Output, Failure: Error>(
+    _ body: (Value) throws(Failure) -> Output
+  ) throws(Failure) -> Output {
+    if let value = readyValue {
+      return try body(value.assumingMemoryBound(to: Value.self).pointee)
+    }
+    return try withValueSlow(body)
+  }
+
+  /// The part of ``withValue(_:)`` that is not inlined: `body` called with a resolved value.
+  @usableFromInline @inline(never)
+  func withValueSlow<Output, Failure: Error>(
+    _ body: (Value) throws(Failure) -> Output
+  ) throws(Failure) -> Output {
+    try body(requireSlow())
+  }
+
   /// Returns the service, suspending while it is built; blocks no thread.
   ///
   /// The awaiting form, as ``Container/awaitService(_:isolation:)``: the only way to read a
@@ -136,6 +177,37 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     } catch {
       fatalError("Deferred: \(error)")
     }
+  }
+}
+
+extension ServiceHandle where Value: AnyObject {
+  /// Calls `body` with the service, an object, borrowed in place: a built singleton is passed
+  /// with no reference count, as a `static let`'s object is.
+  ///
+  /// Otherwise as the ``withValue(_:)`` of any service: anything not built (or transient, weak,
+  /// in a named scope, replaced, shut down) is resolved as ``require()`` resolves it.
+  ///
+  /// - Parameter body: What to do with the service; it must not keep it beyond the call
+  ///   (assign it to keep it: that retains it).
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @inlinable
+  public func withValue<Output, Failure: Error>(
+    _ body: (Value) throws(Failure) -> Output
+  ) throws(Failure) -> Output {
+    // Safety: the published memory holds the object's reference for as long as the node lives
+    // (never written again, freed with the node), and the handle, borrowed for this call,
+    // holds the node: the object outlives `body`'s borrow without a retain of its own.
+    if let value = readyValue {
+      do {
+        return try Unmanaged<Value>.fromOpaque(value.load(as: UnsafeRawPointer.self))
+          ._withUnsafeGuaranteedRef(body)
+      } catch {
+        // `_withUnsafeGuaranteedRef` rethrows untyped: what it throws is `body`'s error.
+        throw error as! Failure
+      }
+    }
+    return try withValueSlow(body)
   }
 }
 

@@ -39,7 +39,22 @@ import Testing
     #expect(try container.handle(Storage.self, name: "cache").resolve() === handle.resolve())
   }
 
-  @Test func manyThreadsReadingAHandleDuringTheBuildShareOneBuild() throws {
+  /// How a test reads a handle: a copy (`resolve()`), or in place (`withValue`).
+  enum Read: CaseIterable, Sendable {
+    case resolve, withValue
+
+    func identity<Value: AnyObject & Sendable>(_ handle: ServiceHandle<Value>) throws
+      -> ObjectIdentifier
+    {
+      switch self {
+      case .resolve: ObjectIdentifier(try handle.resolve())
+      case .withValue: handle.withValue { ObjectIdentifier($0) }
+      }
+    }
+  }
+
+  @Test(arguments: Read.allCases)
+  func manyThreadsReadingAHandleDuringTheBuildShareOneBuild(_ form: Read) throws {
     let container = Container()
     let runs = Runs()
     let started = Signal()
@@ -57,9 +72,7 @@ import Testing
     let seen = Locked<[ObjectIdentifier]>([])
     let group = DispatchGroup()
     let read: @Sendable () -> Void = {
-      if let storage = try? handle.resolve() {
-        seen.withLock { $0.append(ObjectIdentifier(storage)) }
-      }
+      if let identity = try? form.identity(handle) { seen.withLock { $0.append(identity) } }
     }
     // Threads of their own: five blocked at once would starve Dispatch's pool on a small
     // machine (the readers would never start, and other tests' queues would wait too).
@@ -96,6 +109,11 @@ import Testing
     #expect(try parentSync.resolve().network.online)
     #expect(try parent.handle(Network.self).resolve().online)
     #expect(try childSync.resolve() !== parentSync.resolve())
+    // Read in place, each handle reads its own container's instance.
+    #expect(childSync.withValue { $0.network.online } == false)
+    #expect(parentSync.withValue { $0.network.online })
+    #expect(try childSync.withValue { $0 === (try childSync.resolve()) })
+    #expect(try parentSync.withValue { $0 === (try parentSync.resolve()) })
     // Storage needs no override: the child's handle reads the parent's instance.
     #expect(try child.handle(Storage.self).resolve() === parentSync.resolve().storage)
     #expect(try childSync.resolve().storage === parentSync.resolve().storage)
@@ -206,6 +224,77 @@ import Testing
     #expect(try network.resolve().online == false)
   }
 
+  @Test func withValueBeforeTheBuildBuildsOnceThenReadsTheBuiltInstanceInPlace() throws {
+    let container = Container()
+    let runs = Runs()
+    try container.register(Storage.self) {
+      runs.tick("storage")
+      return Storage(label: "built")
+    }
+    try container.register(Settings.self) {
+      runs.tick("settings")
+      return Settings(label: "dark")
+    }
+    let storage = try container.handle(Storage.self)
+    let settings = try container.handle(Settings.self)
+    #expect(runs["storage"] == 0 && runs["settings"] == 0)
+    // Not built: resolved as `require` does, then handed to the body.
+    let first = storage.withValue { ObjectIdentifier($0) }
+    #expect(runs["storage"] == 1)
+    #expect(first == ObjectIdentifier(try container.resolve(Storage.self)))
+    #expect(storage.withValue { ObjectIdentifier($0) } == first)
+    #expect(storage.withValue(\.label) == "built")
+    // A struct service reads through the general form.
+    #expect(settings.withValue(\.label) == "dark")
+    #expect(settings.withValue(\.label) == "dark")
+    #expect(runs["storage"] == 1 && runs["settings"] == 1)
+    // The body's own error comes out as it was thrown.
+    let error = #expect(throws: Failure.self) {
+      try storage.withValue { (_) throws(Failure) -> Int in throw Failure(message: "body") }
+    }
+    #expect(error?.message == "body")
+  }
+
+  @Test func aHandleToANamedScopeNeverReadsADroppedGeneration() throws {
+    let container = Container()
+    let made = Counter()
+    try container.register(Session.self, scope: .session) { Session(made.next()) }
+    try container.register(Inbox.self, Inbox.init(session:))
+    let session = try container.handle(Session.self)
+    let inbox = try container.handle(Inbox.self)
+    #expect(try session.resolve().number == 1)
+    #expect(session.withValue(\.number) == 1)
+    #expect(inbox.withValue(\.session.number) == 1)
+    weak let old = try session.resolve()
+    #expect(container.reset(.session) == ["Inbox", "Session"])
+    // The old generation is gone, and the handles read the next one, built once.
+    #expect(old == nil)
+    #expect(session.withValue(\.number) == 2)
+    #expect(try session.resolve().number == 2)
+    #expect(inbox.withValue(\.session.number) == 2)
+    #expect(try inbox.resolve().session === session.resolve())
+    #expect(made.count == 2)
+  }
+
+  @Test func aHandleToAWeakServiceReadsTheLiveObjectAndBuildsAnewOnceLetGo() throws {
+    let container = Container()
+    let made = Counter()
+    try container.register(Numbered.self, scope: .weak) { Numbered(made.next()) }
+    let handle = try container.handle(Numbered.self)
+    weak var first: Numbered?
+    do {
+      let held = try handle.resolve()
+      first = held
+      #expect(handle.withValue { $0 === held })
+      #expect(made.count == 1)
+    }
+    // The last holder let go: no read hands out the old object.
+    #expect(first == nil)
+    #expect(handle.withValue(\.number) == 2)
+    #expect(try handle.resolve().number == 3)
+    #expect(made.count == 3)
+  }
+
   @Test func theInlinedShutDownPhaseIsTheSchedulesOwn() {
     #expect(shutDownPhase == LaunchSchedule.Phase.shutDown.rawValue)
   }
@@ -245,4 +334,9 @@ import Testing
     #expect(onMain)
     #expect(try await model.storage.awaitService() === model.storage.resolve())
   }
+}
+
+/// A service that is a struct: read through ``ServiceHandle/withValue(_:)``'s general form.
+private struct Settings: Sendable {
+  let label: String
 }

@@ -23,7 +23,7 @@ enum GateChild {
     "coldFirstResolve (chain length, a multiple of \(Chain.chunk))",
     "launch (services)", "resolveEach (services)",
     // References, not gated: the same loop as resolveCached over hand-written shared values.
-    "staticLet (reads)", "lazyMutex (reads)",
+    "staticLet (reads)", "lazyMutex (reads)", "handleResolve (reads)",
   ]
 
   /// Sets up `workload`, runs its measured function once over `count` operations, and prints
@@ -49,6 +49,14 @@ enum GateChild {
       let built = must { try handle.resolve() }
       allocations = AllocationCount.allocations {
         gateResolveHandle(handle, built: built, count: count)
+      }
+    case "handleResolve":
+      let container = Deferred.Container()
+      must { try container.register(Storage.self) { Storage() } }
+      let handle = must { try container.handle(Storage.self) }
+      let built = must { try handle.resolve() }
+      allocations = AllocationCount.allocations {
+        gateHandleResolve(handle, built: built, count: count)
       }
     case "staticLet":
       let built = StaticStorage.storage
@@ -133,10 +141,22 @@ func gateResolveCached(_ container: Deferred.Container, built: Storage, count: I
   }
 }
 
-/// `count` reads of a singleton built already through a handle looked up beforehand, each
-/// checked to be `built`.
+/// `count` reads of a singleton built already through a handle looked up beforehand, read in
+/// place (`withValue`), each checked to be `built`: the same consumer as ``gateStaticLet``'s.
 @inline(never)
 func gateResolveHandle(_ handle: ServiceHandle<Storage>, built: Storage, count: Int) {
+  for _ in 0..<count {
+    handle.withValue { storage in
+      if storage !== built { fatalError("a handle returned another instance") }
+      blackHole(storage)
+    }
+  }
+}
+
+/// `count` copies of a singleton built already through a handle's `resolve()`, each checked to
+/// be `built` (not gated: the copy's retain and release beside ``gateResolveHandle``).
+@inline(never)
+func gateHandleResolve(_ handle: ServiceHandle<Storage>, built: Storage, count: Int) {
   must {
     for _ in 0..<count {
       let storage = try handle.resolve()

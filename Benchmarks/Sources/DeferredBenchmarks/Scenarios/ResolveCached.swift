@@ -1,3 +1,4 @@
+import ChainServices
 import Deferred
 import Dependencies
 import Swinject
@@ -19,7 +20,18 @@ extension Scenario {
           }
         },
         .calibrated(Contender.deferredHandle) {
-          // A handle looked up once, as a view model keeps one: read in the loop.
+          // A handle looked up once, as a view model keeps one: read in place in the loop,
+          // the service handed to the same consumer as every other row's.
+          let container = Deferred.Container()
+          must { try container.register(Storage.self) { Storage() } }
+          let storage = must { try container.handle(Storage.self) }
+          storage.withValue { blackHole($0) }
+          return { iterations in
+            nanoseconds { for _ in 0..<iterations { storage.withValue { blackHole($0) } } }
+          }
+        },
+        .calibrated(Contender.deferredHandleResolve) {
+          // The same handle's `resolve()`: a copy of the service, retained and released.
           let container = Deferred.Container()
           must { try container.register(Storage.self) { Storage() } }
           let storage = must { try container.handle(Storage.self) }
@@ -48,6 +60,17 @@ extension Scenario {
           blackHole(storage.wrappedValue)
           return { iterations in
             nanoseconds { for _ in 0..<iterations { blackHole(storage.wrappedValue) } }
+          }
+        },
+        .calibrated(Contender.handWritten) {
+          // A hand-written container: a dictionary of lazy factories behind one mutex, by key.
+          let container = HandWrittenContainer()
+          container.register(Storage.self) { _ in Storage() }
+          blackHole(container.resolve(Storage.self))
+          return { iterations in
+            nanoseconds {
+              for _ in 0..<iterations { blackHole(container.resolve(Storage.self)) }
+            }
           }
         },
         .calibrated(Contender.lazyMutex) {

@@ -31,6 +31,8 @@ enum Contender {
   static let deferred = "Deferred"
   /// Deferred read through a ``ServiceHandle``, looked up once.
   static let deferredHandle = "DeferredHandle"
+  /// Deferred read through a ``ServiceHandle``'s `resolve()`: a copy of the value.
+  static let deferredHandleResolve = "DeferredHandleResolve"
   static let swinject = "Swinject"
   static let dependencies = "swift-dependencies"
   /// A hand-written lazy value behind `Synchronization.Mutex`.
