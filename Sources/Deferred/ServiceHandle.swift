@@ -103,37 +103,32 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// so a service that is a class pays no reference count, and the read is a few loads and
   /// compares, as a `static let`'s (a struct service is copied, as ``resolve()`` copies it).
   /// Anything else (not built yet, transient, weak, in a named scope, replaced, shut down) is
-  /// resolved as ``require()`` resolves it, and `body` gets that value: built on first need,
+  /// resolved as ``resolve()`` resolves it, and `body` gets that value: built on first need,
   /// waited for while another thread builds it, never a dropped generation.
   ///
   /// ```swift
   /// let clock = try container.handle(Clock.self)
-  /// for frame in frames { clock.withValue { render(frame, at: $0.now) } }
+  /// for frame in frames { try clock.withValue { render(frame, at: $0.now) } }
   /// ```
   ///
-  /// A service that cannot be resolved stops the program with the error's message, as with
-  /// ``require()``; call ``resolve()`` first where a failure is to be handled.
+  /// `body` does not throw, so that what the call throws is the resolve's own typed error;
+  /// read the value with ``resolve()`` where the work on it throws.
   ///
   /// - Parameter body: What to do with the service; it must not keep it beyond the call
   ///   (copy it, or use ``resolve()``, to keep it).
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws.
+  /// - Throws: ``DeferredError``, as ``resolve()``, when the service is not built and cannot
+  ///   be resolved; `body` is then not called.
   @inlinable
-  public func withValue<Output, Failure: Error>(
-    _ body: (Value) throws(Failure) -> Output
-  ) throws(Failure) -> Output {
-    if let value = readyValue {
-      return try body(value.assumingMemoryBound(to: Value.self).pointee)
-    }
+  public func withValue<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
+    if let value = readyValue { return body(value.assumingMemoryBound(to: Value.self).pointee) }
     return try withValueSlow(body)
   }
 
   /// The part of ``withValue(_:)`` that is not inlined: `body` called with a resolved value.
   @usableFromInline @inline(never)
-  func withValueSlow<Output, Failure: Error>(
-    _ body: (Value) throws(Failure) -> Output
-  ) throws(Failure) -> Output {
-    try body(requireSlow())
+  func withValueSlow<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
+    body(try resolveSlow())
   }
 
   /// Returns the service, suspending while it is built; blocks no thread.
@@ -185,27 +180,21 @@ extension ServiceHandle where Value: AnyObject {
   /// with no reference count, as a `static let`'s object is.
   ///
   /// Otherwise as the ``withValue(_:)`` of any service: anything not built (or transient, weak,
-  /// in a named scope, replaced, shut down) is resolved as ``require()`` resolves it.
+  /// in a named scope, replaced, shut down) is resolved as ``resolve()`` resolves it.
   ///
   /// - Parameter body: What to do with the service; it must not keep it beyond the call
   ///   (assign it to keep it: that retains it).
   /// - Returns: What `body` returns.
-  /// - Throws: What `body` throws.
+  /// - Throws: ``DeferredError``, as ``resolve()``, when the service is not built and cannot
+  ///   be resolved; `body` is then not called.
   @inlinable
-  public func withValue<Output, Failure: Error>(
-    _ body: (Value) throws(Failure) -> Output
-  ) throws(Failure) -> Output {
+  public func withValue<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
     // Safety: the published memory holds the object's reference for as long as the node lives
     // (never written again, freed with the node), and the handle, borrowed for this call,
     // holds the node: the object outlives `body`'s borrow without a retain of its own.
     if let value = readyValue {
-      do {
-        return try Unmanaged<Value>.fromOpaque(value.load(as: UnsafeRawPointer.self))
-          ._withUnsafeGuaranteedRef(body)
-      } catch {
-        // `_withUnsafeGuaranteedRef` rethrows untyped: what it throws is `body`'s error.
-        throw error as! Failure
-      }
+      return Unmanaged<Value>.fromOpaque(value.load(as: UnsafeRawPointer.self))
+        ._withUnsafeGuaranteedRef(body)
     }
     return try withValueSlow(body)
   }

@@ -48,7 +48,7 @@ import Testing
     {
       switch self {
       case .resolve: ObjectIdentifier(try handle.resolve())
-      case .withValue: handle.withValue { ObjectIdentifier($0) }
+      case .withValue: try handle.withValue { ObjectIdentifier($0) }
       }
     }
   }
@@ -110,10 +110,11 @@ import Testing
     #expect(try parent.handle(Network.self).resolve().online)
     #expect(try childSync.resolve() !== parentSync.resolve())
     // Read in place, each handle reads its own container's instance.
-    #expect(childSync.withValue { $0.network.online } == false)
-    #expect(parentSync.withValue { $0.network.online })
-    #expect(try childSync.withValue { $0 === (try childSync.resolve()) })
-    #expect(try parentSync.withValue { $0 === (try parentSync.resolve()) })
+    #expect(try childSync.withValue { $0.network.online } == false)
+    #expect(try parentSync.withValue { $0.network.online })
+    #expect(try childSync.withValue(ObjectIdentifier.init) == ObjectIdentifier(childSync.resolve()))
+    #expect(
+      try parentSync.withValue(ObjectIdentifier.init) == ObjectIdentifier(parentSync.resolve()))
     // Storage needs no override: the child's handle reads the parent's instance.
     #expect(try child.handle(Storage.self).resolve() === parentSync.resolve().storage)
     #expect(try childSync.resolve().storage === parentSync.resolve().storage)
@@ -239,20 +240,35 @@ import Testing
     let settings = try container.handle(Settings.self)
     #expect(runs["storage"] == 0 && runs["settings"] == 0)
     // Not built: resolved as `require` does, then handed to the body.
-    let first = storage.withValue { ObjectIdentifier($0) }
+    let first = try storage.withValue { ObjectIdentifier($0) }
     #expect(runs["storage"] == 1)
     #expect(first == ObjectIdentifier(try container.resolve(Storage.self)))
-    #expect(storage.withValue { ObjectIdentifier($0) } == first)
-    #expect(storage.withValue(\.label) == "built")
+    #expect(try storage.withValue { ObjectIdentifier($0) } == first)
+    #expect(try storage.withValue(\.label) == "built")
     // A struct service reads through the general form.
-    #expect(settings.withValue(\.label) == "dark")
-    #expect(settings.withValue(\.label) == "dark")
+    #expect(try settings.withValue(\.label) == "dark")
+    #expect(try settings.withValue(\.label) == "dark")
     #expect(runs["storage"] == 1 && runs["settings"] == 1)
-    // The body's own error comes out as it was thrown.
-    let error = #expect(throws: Failure.self) {
-      try storage.withValue { (_) throws(Failure) -> Int in throw Failure(message: "body") }
+  }
+
+  @Test func withValueThrowsTheResolvesTypedErrorAndDoesNotCallTheBody() throws {
+    let container = Container()
+    let runs = Runs()
+    try container.register(Network.self) { () throws -> Network in
+      runs.tick("network")
+      throw Failure(message: "offline")
     }
-    #expect(error?.message == "body")
+    try container.register(Storage.self) { Storage() }
+    try container.register(SyncService.self, SyncService.init(storage:network:))
+    let sync = try container.handle(SyncService.self)
+    let error = #expect(throws: DeferredError.self) {
+      try sync.withValue { _ in runs.tick("body") }
+    }
+    #expect(error?.code == .factoryFailed)
+    #expect(error?.service == "Network")
+    #expect(error?.chain == ["SyncService", "Network"])
+    #expect((error?.underlying as? Failure)?.message == "offline")
+    #expect(runs["network"] == 1 && runs["body"] == 0)
   }
 
   @Test func aHandleToANamedScopeNeverReadsADroppedGeneration() throws {
@@ -263,15 +279,15 @@ import Testing
     let session = try container.handle(Session.self)
     let inbox = try container.handle(Inbox.self)
     #expect(try session.resolve().number == 1)
-    #expect(session.withValue(\.number) == 1)
-    #expect(inbox.withValue(\.session.number) == 1)
+    #expect(try session.withValue(\.number) == 1)
+    #expect(try inbox.withValue(\.session.number) == 1)
     weak let old = try session.resolve()
     #expect(container.reset(.session) == ["Inbox", "Session"])
     // The old generation is gone, and the handles read the next one, built once.
     #expect(old == nil)
-    #expect(session.withValue(\.number) == 2)
+    #expect(try session.withValue(\.number) == 2)
     #expect(try session.resolve().number == 2)
-    #expect(inbox.withValue(\.session.number) == 2)
+    #expect(try inbox.withValue(\.session.number) == 2)
     #expect(try inbox.resolve().session === session.resolve())
     #expect(made.count == 2)
   }
@@ -285,12 +301,12 @@ import Testing
     do {
       let held = try handle.resolve()
       first = held
-      #expect(handle.withValue { $0 === held })
+      #expect(try handle.withValue { $0 === held })
       #expect(made.count == 1)
     }
     // The last holder let go: no read hands out the old object.
     #expect(first == nil)
-    #expect(handle.withValue(\.number) == 2)
+    #expect(try handle.withValue(\.number) == 2)
     #expect(try handle.resolve().number == 3)
     #expect(made.count == 3)
   }

@@ -145,10 +145,12 @@ func gateResolveCached(_ container: Deferred.Container, built: Storage, count: I
 /// place (`withValue`), each checked to be `built`: the same consumer as ``gateStaticLet``'s.
 @inline(never)
 func gateResolveHandle(_ handle: ServiceHandle<Storage>, built: Storage, count: Int) {
-  for _ in 0..<count {
-    handle.withValue { storage in
-      if storage !== built { fatalError("a handle returned another instance") }
-      blackHole(storage)
+  must {
+    for _ in 0..<count {
+      try handle.withValue { storage in
+        if storage !== built { fatalError("a handle returned another instance") }
+        blackHole(storage)
+      }
     }
   }
 }

@@ -25,9 +25,11 @@ extension Scenario {
           let container = Deferred.Container()
           must { try container.register(Storage.self) { Storage() } }
           let storage = must { try container.handle(Storage.self) }
-          storage.withValue { blackHole($0) }
+          must { try storage.withValue { blackHole($0) } }
           return { iterations in
-            nanoseconds { for _ in 0..<iterations { storage.withValue { blackHole($0) } } }
+            nanoseconds {
+              must { for _ in 0..<iterations { try storage.withValue { blackHole($0) } } }
+            }
           }
         },
         .calibrated(Contender.deferredHandleResolve) {
