@@ -170,6 +170,9 @@ struct LaunchSchedule {
   /// The lists `gate` keeps as it goes, kept here empty between calls so that their memory is
   /// allocated once a launch, not once an entry.
   private var gateSeen: [ObjectIdentifier] = []
+  /// Idle entries not released yet, in the order they were added: what `releaseIdle` looks at,
+  /// instead of every entry.
+  private var unreleased: [Entry] = []
   private var gateThrough: [AnyNode] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
@@ -300,12 +303,17 @@ struct LaunchSchedule {
   /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
   mutating func releaseIdle(upTo limit: Duration?, now: UInt64) -> LaunchWork {
     guard phase == .deferring || phase == .fullyReady else { return LaunchWork() }
-    for entry in entries.values where !entry.released {
+    var kept: [Entry] = []
+    for entry in unreleased {
       guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
-      else { continue }
+      else {
+        kept.append(entry)
+        continue
+      }
       entry.released = true
       makeReady(entry, at: now)
     }
+    unreleased = kept
     return LaunchWork(submit: takeSubmittable())
   }
 
@@ -441,6 +449,7 @@ struct LaunchSchedule {
     let entry = Entry(
       node: node, priority: priority, order: order, released: delay == nil || idleRequested)
     entries.insert(entry)
+    if !entry.released { unreleased.append(entry) }
     remaining += 1
     return (entry, delay)
   }
@@ -458,7 +467,7 @@ struct LaunchSchedule {
     swap(&seen, &gateSeen)
     swap(&through, &gateThrough)
     defer {
-      seen.removeAll(keepingCapacity: true)
+      if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
       gateSeen = seen
       gateThrough = through
     }
@@ -507,6 +516,7 @@ struct LaunchSchedule {
     // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
     // `low`): with no cycle, the common case, nothing more is done.
     var unblocked: [Entry] = []
+    unblocked.reserveCapacity(entries.count)
     for entry in entries {
       entry.low = entry.gates
       if entry.gates == 0 { unblocked.append(entry) }
