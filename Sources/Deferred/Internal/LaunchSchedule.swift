@@ -411,11 +411,11 @@ struct LaunchSchedule {
         queue += dependent.dependents
       }
     }
-    var work = LaunchWork()
-    completeIfDone(&work, at: now)
     var carried: Entry?
-    work.submit = takeSubmittable(carryingOn: qos, carried: &carried)
-    if let carried { work.next = start(carried, now: now) }
+    let submit = takeSubmittable(carryingOn: qos, carried: &carried)
+    // Made whole at once: filled in field by field, the common work was copied on its way out.
+    var work = LaunchWork(submit: submit, next: carried.flatMap { start($0, now: now) })
+    if phase == .deferring && remaining == 0 { completeIfDone(&work, at: now) }
     return work
   }
 
@@ -803,6 +803,12 @@ struct LaunchWork {
 
   /// No work.
   init() {}
+
+  /// Work that hands over `submit` and has the finishing thread run `next`.
+  init(submit: [LaunchSchedule.Entry], next: ScheduledRun?) {
+    self.submit = submit
+    self.next = next
+  }
 
   /// Work that hands over `submit` and arms `timers`.
   init(
