@@ -223,6 +223,27 @@ extension Container {
       mark(.fullyReady)
       recordInHistory()
     }
+    // The end of a build asks for none of the rest.
+    if work.hasRareParts { performRareParts(work) }
+    for entry in work.submit {
+      let (key, qos) = (entry.node.key, entry.priority.qos)
+      guard !entry.isMainLane else {
+        // One build a turn of the main queue: it carries on with nothing.
+        scheduler.scheduleOnMain(
+          LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
+            self?.runScheduled(entry, qos: nil)
+          })
+        continue
+      }
+      scheduler.schedule(
+        LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
+          self?.runScheduled(entry, qos: qos)
+        })
+    }
+  }
+
+  /// Timers, waiters and cancellations of `work`.
+  private func performRareParts(_ work: LaunchWork) {
     for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
     for delay in work.timers {
       scheduler.schedule(
@@ -244,21 +265,6 @@ extension Container {
       for case .continuation(let continuation) in work.shutDown {
         continuation.resume(throwing: error)
       }
-    }
-    for entry in work.submit {
-      let (key, qos) = (entry.node.key, entry.priority.qos)
-      guard !entry.isMainLane else {
-        // One build a turn of the main queue: it carries on with nothing.
-        scheduler.scheduleOnMain(
-          LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
-            self?.runScheduled(entry, qos: nil)
-          })
-        continue
-      }
-      scheduler.schedule(
-        LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
-          self?.runScheduled(entry, qos: qos)
-        })
     }
   }
 
@@ -323,8 +329,9 @@ extension Container {
   ) -> ScheduledRun? {
     let now = clock.now()
     var work = schedule { schedule in
-      var work = schedule.finish(run.entry, outcome, carryingOn: qos, now: now)
-      work.next = started(work.next)
+      let work = schedule.finish(run.entry, outcome, carryingOn: qos, now: now)
+      // Counted in the same acquisition as the start, as `started` does.
+      if work.next != nil { runningBuilds.enter() }
       return work
     }
     runningBuilds.leave()

@@ -93,6 +93,13 @@ struct LaunchSchedule {
     /// The rank's minor key, within a stage and quality of service: the registration order;
     /// with a history, the longest remaining path first (`rankByLongestPath`).
     @exclusivity(unchecked) fileprivate(set) var minorRank: UInt64
+    /// Stage, quality of service and minor rank in one key, lower first: set once its minor
+    /// rank is final, before it is first ready.
+    @exclusivity(unchecked) var rank: UInt64 = 0
+    /// Its place among its ready queue's first-frame entries in rank order (the queue's bit
+    /// set), or -1: an entry added after the first frame waits in the queue's heap. Both are
+    /// set by the schedule only (tests of the queues set them too).
+    @exclusivity(unchecked) var position = -1
     /// Scheduled dependencies not built yet.
     @exclusivity(unchecked) fileprivate(set) var gates = 0
     @exclusivity(unchecked) fileprivate(set) var dependents: [Entry] = []
@@ -160,6 +167,13 @@ struct LaunchSchedule {
   /// Entries not ended yet.
   private(set) var remaining = 0
   private var waiters: [Waiter] = []
+  /// The lists `gate` keeps as it goes, kept here empty between calls so that their memory is
+  /// allocated once a launch, not once an entry.
+  private var gateSeen: [ObjectIdentifier] = []
+  /// Idle entries not released yet, in the order they were added: what `releaseIdle` looks at,
+  /// instead of every entry.
+  private var unreleased: [Entry] = []
+  private var gateThrough: [AnyNode] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
   /// What past launches cost, to run the longest remaining path first; `nil`: registration
@@ -257,6 +271,7 @@ struct LaunchSchedule {
     for entry in added { gate(entry) }
     Self.ungateCycles(among: added)
     if history != nil { rankByLongestPath(added) }
+    placeInRankOrder(added)
     for entry in added { makeReady(entry, at: now) }
     var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
     completeIfDone(&work, at: now)
@@ -278,6 +293,7 @@ struct LaunchSchedule {
       entry.minorRank = Self.pathRank(
         path: cost(of: entry) ?? unknownCost, longest: longest, order: entry.order)
     }
+    entry.rank = Self.rank(entry)
     makeReady(entry, at: now)
     var work = LaunchWork(timers: delay.map { [$0] } ?? [])
     work.submit = takeSubmittable()
@@ -287,12 +303,17 @@ struct LaunchSchedule {
   /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
   mutating func releaseIdle(upTo limit: Duration?, now: UInt64) -> LaunchWork {
     guard phase == .deferring || phase == .fullyReady else { return LaunchWork() }
-    for entry in entries.values where !entry.released {
+    var kept: [Entry] = []
+    for entry in unreleased {
       guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
-      else { continue }
+      else {
+        kept.append(entry)
+        continue
+      }
       entry.released = true
       makeReady(entry, at: now)
     }
+    unreleased = kept
     return LaunchWork(submit: takeSubmittable())
   }
 
@@ -320,11 +341,13 @@ struct LaunchSchedule {
     var work = LaunchWork()
     work.awaitRunning = phase == .deferring || phase == .fullyReady
     phase = .shutDown
+    var cancelled: [Entry] = []
     for entry in entries.values where entry.isPending {
       if entry.status == .submitted { leaveFlight(entry) }
       entry.status = .cancelled
-      work.cancelled.append(entry)
+      cancelled.append(entry)
     }
+    work.cancelled = cancelled
     readySync.removeAll()
     readyMain.removeAll()
     readyAsync = []
@@ -388,17 +411,11 @@ struct LaunchSchedule {
         queue += dependent.dependents
       }
     }
-    var work = LaunchWork()
-    completeIfDone(&work, at: now)
-    var submit = takeSubmittable()
-    if let qos,
-      let index = submit.firstIndex(where: {
-        !$0.isAsync && !$0.isMainLane && $0.priority.qos == qos
-      })
-    {
-      work.next = start(submit.remove(at: index), now: now)
-    }
-    work.submit = submit
+    var carried: Entry?
+    let submit = takeSubmittable(carryingOn: qos, carried: &carried)
+    // Made whole at once: filled in field by field, the common work was copied on its way out.
+    var work = LaunchWork(submit: submit, next: carried.flatMap { start($0, now: now) })
+    if phase == .deferring && remaining == 0 { completeIfDone(&work, at: now) }
     return work
   }
 
@@ -432,43 +449,63 @@ struct LaunchSchedule {
     let entry = Entry(
       node: node, priority: priority, order: order, released: delay == nil || idleRequested)
     entries.insert(entry)
+    if !entry.released { unreleased.append(entry) }
     remaining += 1
     return (entry, delay)
   }
 
   /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
   /// (iteratively), that run in the same stage or before it, and that are not itself.
-  private func gate(_ entry: Entry) {
+  ///
+  /// One loop over the dependencies' keys, with no closure (a closure's captured counters were
+  /// checked for exclusive access at each use); the unscheduled nodes gone through are kept in
+  /// a short list, and in a set only past a few.
+  private mutating func gate(_ entry: Entry) {
     var gates = 0
-    var seen: Set<ObjectIdentifier> = []
-    var queue: [AnyNode] = []
-    func visit(_ dependency: AnyNode) {
-      if let scheduled = entries[dependency] {
-        guard scheduled !== entry, scheduled.priority.stage <= entry.priority.stage,
-          !scheduled.isFinished, !scheduled.dependents.contains(where: { $0 === entry })
-        else { return }
-        // Room for a few at once: most entries have one to a handful of dependents.
-        if scheduled.dependents.isEmpty { scheduled.dependents.reserveCapacity(4) }
-        scheduled.dependents.append(entry)
-        gates += 1
-      } else if seen.insert(ObjectIdentifier(dependency)).inserted {
-        queue.append(dependency)
+    var seen: [ObjectIdentifier] = []
+    var through: [AnyNode] = []
+    swap(&seen, &gateSeen)
+    swap(&through, &gateThrough)
+    defer {
+      if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+      gateSeen = seen
+      gateThrough = through
+    }
+    var seenSet: Set<ObjectIdentifier> = []
+    var node = entry.node
+    let stage = entry.priority.stage
+    while true {
+      let owner = node.owner
+      for key in node.knownDependencies {
+        guard let found = owner.lookup(key) else { continue }
+        // Built ones, the most, are passed over without retaining their node.
+        if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
+        let dependency = found.takeUnretainedValue()
+        if let scheduled = entries[dependency] {
+          // Only this call adds `entry` to lists of dependents: if it is in one, it is last.
+          guard scheduled !== entry, scheduled.priority.stage <= stage, !scheduled.isFinished,
+            scheduled.dependents.last !== entry
+          else { continue }
+          // Room for a few at once: most entries have one to a handful of dependents.
+          if scheduled.dependents.isEmpty { scheduled.dependents.reserveCapacity(4) }
+          scheduled.dependents.append(entry)
+          gates += 1
+          continue
+        }
+        let id = ObjectIdentifier(dependency)
+        if seen.count < 16 {
+          guard !seen.contains(id) else { continue }
+          seen.append(id)
+        } else {
+          if seenSet.isEmpty { seenSet = Set(seen) }
+          guard seenSet.insert(id).inserted else { continue }
+        }
+        through.append(dependency)
       }
+      guard let next = through.popLast() else { break }
+      node = next
     }
-    Self.forEachUnbuiltDependency(of: entry.node, visit)
-    while let next = queue.popLast() { Self.forEachUnbuiltDependency(of: next, visit) }
     entry.gates += gates
-  }
-
-  /// The schedule's one look at the graph: the dependencies of `node` known so far that are
-  /// registered and not built.
-  private static func forEachUnbuiltDependency(of node: AnyNode, _ body: (AnyNode) -> Void) {
-    for key in node.knownDependencies {
-      guard let dependency = node.owner.lookup(key) else { continue }
-      // Built ones, the most, are passed over without retaining their node.
-      if dependency._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
-      body(dependency.takeUnretainedValue())
-    }
   }
 
   /// Removes the gates between entries on one cycle (a strongly connected component of the
@@ -479,6 +516,7 @@ struct LaunchSchedule {
     // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
     // `low`): with no cycle, the common case, nothing more is done.
     var unblocked: [Entry] = []
+    unblocked.reserveCapacity(entries.count)
     for entry in entries {
       entry.low = entry.gates
       if entry.gates == 0 { unblocked.append(entry) }
@@ -548,9 +586,9 @@ struct LaunchSchedule {
     if entry.isAsync {
       readyAsync.append(entry)
     } else if entry.isMainLane {
-      readyMain.push(entry, rank: Self.rank(entry))
+      readyMain.push(entry)
     } else {
-      readySync.push(entry, rank: Self.rank(entry))
+      readySync.push(entry)
     }
   }
 
@@ -569,6 +607,61 @@ struct LaunchSchedule {
   private static func rank(_ entry: Entry) -> UInt64 {
     let qos = UInt64(BuildQoS.allCases.firstIndex(of: entry.priority.qos) ?? 0)
     return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | entry.minorRank
+  }
+
+  /// Sets the first frame's entries' ranks, and numbers the synchronous ones of each ready
+  /// queue in rank order: the queue keeps them as a bit set by that number, and pushes and
+  /// pops each in a few instructions instead of a heap's O(log n) steps.
+  ///
+  /// Numbered by class (stage and quality of service, the rank's major keys) in the order they
+  /// come, which is rank order within a class when the minor rank is the registration order
+  /// (no history): a count per class, no sort. A queue whose entries come out of order within
+  /// a class (ranked by paths) is sorted by rank instead.
+  private mutating func placeInRankOrder(_ added: [Entry]) {
+    // Per class of each queue (sync 0 ..< 16, main 16 ..< 32): its count, then its next number,
+    // and the last rank seen in it.
+    var next = [Int](repeating: 0, count: 32)
+    var last = [UInt64](repeating: 0, count: 32)
+    var inOrder = (sync: true, main: true)
+    for entry in added {
+      entry.rank = Self.rank(entry)
+      guard !entry.isAsync else { continue }
+      let slot = Self.rankClass(entry.rank) | (entry.isMainLane ? 16 : 0)
+      if next[slot] > 0 && last[slot] > entry.rank {
+        if entry.isMainLane { inOrder.main = false } else { inOrder.sync = false }
+      }
+      last[slot] = entry.rank
+      next[slot] += 1
+    }
+    var total = (sync: 0, main: 0)
+    for slot in 0..<32 {
+      let count = next[slot]
+      if slot < 16 {
+        next[slot] = total.sync
+        total.sync += count
+      } else {
+        next[slot] = total.main
+        total.main += count
+      }
+    }
+    for entry in added where !entry.isAsync {
+      let slot = Self.rankClass(entry.rank) | (entry.isMainLane ? 16 : 0)
+      entry.position = next[slot]
+      next[slot] += 1
+    }
+    for lane in [false, true] where !(lane ? inOrder.main : inOrder.sync) {
+      let sorted = added.filter { !$0.isAsync && $0.isMainLane == lane }.sorted {
+        $0.rank < $1.rank
+      }
+      for (position, entry) in sorted.enumerated() { entry.position = position }
+    }
+    readySync.reservePositions(total.sync)
+    readyMain.reservePositions(total.main)
+  }
+
+  /// A rank's class, its stage and quality of service, in 0 ..< 16.
+  private static func rankClass(_ rank: UInt64) -> Int {
+    (Int(truncatingIfNeeded: rank >> 56) &* 4 &+ Int(truncatingIfNeeded: rank >> 48 & 0xFF)) & 15
   }
 
   /// Ranks the first frame's entries by the longest path of remembered costs from each
@@ -647,47 +740,143 @@ struct LaunchSchedule {
 
   /// Takes the entries to hand to the scheduler now: every ready async build, synchronous ones
   /// up to `width` in flight, and one main-lane build if none is in flight.
-  private mutating func takeSubmittable() -> [Entry] {
+  ///
+  /// Given `qos`, the first synchronous background build of that quality of service is not
+  /// among them but in `carried`, for the finishing thread to run next: the common end of a
+  /// build takes one entry and allocates no list.
+  private mutating func takeSubmittable(
+    carryingOn qos: BuildQoS? = nil, carried: inout Entry?
+  ) -> [Entry] {
     guard !paused, phase == .deferring || phase == .fullyReady else { return [] }
     var taken: [Entry] = []
-    func submit(_ entry: Entry) -> Bool {
-      guard entry.status == .ready else { return false }
-      entry.status = .submitted
-      taken.append(entry)
-      return true
+    if !readyAsync.isEmpty {
+      for entry in readyAsync where entry.status == .ready {
+        entry.status = .submitted
+        taken.append(entry)
+      }
+      readyAsync = []
     }
-    for entry in readyAsync { _ = submit(entry) }
-    readyAsync = []
     while inFlight < width, let entry = readySync.pop() {
-      if submit(entry) { inFlight += 1 }
+      guard entry.status == .ready else { continue }
+      entry.status = .submitted
+      inFlight += 1
+      if carried == nil, let qos, entry.priority.qos == qos {
+        carried = entry
+      } else {
+        taken.append(entry)
+      }
     }
     while !mainInFlight, let entry = readyMain.pop() {
-      if submit(entry) { mainInFlight = true }
+      guard entry.status == .ready else { continue }
+      entry.status = .submitted
+      mainInFlight = true
+      taken.append(entry)
     }
     return taken
+  }
+
+  /// ``takeSubmittable(carryingOn:carried:)`` with nothing carried.
+  private mutating func takeSubmittable() -> [Entry] {
+    var carried: Entry?
+    return takeSubmittable(carried: &carried)
   }
 }
 
 /// What a transition of the ``LaunchSchedule`` asks the container to do, outside the lock.
+///
+/// The common transition, the end of a build, asks only for builds to hand over and the next
+/// one to run; timers, waiters and cancelled entries live in a box made only when one of them
+/// is asked for, so that making, moving and dropping the common work touches two references
+/// instead of six.
 struct LaunchWork {
   /// Builds to hand to the scheduler, a job each.
   var submit: [LaunchSchedule.Entry] = []
-  /// Idle delays to arm a timer for.
-  var timers: [Duration] = []
-  /// To tell that the app is fully ready.
-  var ready: [LaunchSchedule.Waiter] = []
-  /// To tell that the container shut down: continuations throw, callbacks are released
-  /// uncalled.
-  var shutDown: [LaunchSchedule.Waiter] = []
-  /// Entries a shutdown cancelled, to record.
-  var cancelled: [LaunchSchedule.Entry] = []
-  /// For a shutdown: whether builds may be running, to wait for.
-  var awaitRunning = false
   /// The build the finishing thread runs next, started already.
   var next: ScheduledRun?
+  /// For a shutdown: whether builds may be running, to wait for.
+  var awaitRunning = false
   /// Milestones this transition reached, to mark for Instruments.
   var reachedFirstFrame = false
   var reachedFullyReady = false
+  /// The rarer parts, if any is asked for.
+  private var rare: Rare?
+
+  /// No work.
+  init() {}
+
+  /// Work that hands over `submit` and has the finishing thread run `next`.
+  init(submit: [LaunchSchedule.Entry], next: ScheduledRun?) {
+    self.submit = submit
+    self.next = next
+  }
+
+  /// Work that hands over `submit` and arms `timers`.
+  init(
+    submit: [LaunchSchedule.Entry] = [], timers: [Duration] = [], reachedFirstFrame: Bool = false
+  ) {
+    self.submit = submit
+    self.reachedFirstFrame = reachedFirstFrame
+    if !timers.isEmpty { self.timers = timers }
+  }
+
+  /// Whether it asks for any timer, waiter or cancellation.
+  var hasRareParts: Bool { rare != nil }
+
+  /// Idle delays to arm a timer for.
+  var timers: [Duration] {
+    get { rare?.timers ?? [] }
+    set {
+      guard rare != nil || !newValue.isEmpty else { return }
+      rareForWriting().timers = newValue
+    }
+  }
+  /// To tell that the app is fully ready.
+  var ready: [LaunchSchedule.Waiter] {
+    get { rare?.ready ?? [] }
+    set {
+      guard rare != nil || !newValue.isEmpty else { return }
+      rareForWriting().ready = newValue
+    }
+  }
+  /// To tell that the container shut down: continuations throw, callbacks are released
+  /// uncalled.
+  var shutDown: [LaunchSchedule.Waiter] {
+    get { rare?.shutDown ?? [] }
+    set {
+      guard rare != nil || !newValue.isEmpty else { return }
+      rareForWriting().shutDown = newValue
+    }
+  }
+  /// Entries a shutdown cancelled, to record.
+  var cancelled: [LaunchSchedule.Entry] {
+    get { rare?.cancelled ?? [] }
+    set {
+      guard rare != nil || !newValue.isEmpty else { return }
+      rareForWriting().cancelled = newValue
+    }
+  }
+
+  /// The box, made or copied so that this work alone holds it.
+  private mutating func rareForWriting() -> Rare {
+    if !isKnownUniquelyReferenced(&rare) { rare = rare?.copy() ?? Rare() }
+    return rare.unsafelyUnwrapped
+  }
+
+  /// Timers, waiters and cancelled entries.
+  private final class Rare {
+    var timers: [Duration] = []
+    var ready: [LaunchSchedule.Waiter] = []
+    var shutDown: [LaunchSchedule.Waiter] = []
+    var cancelled: [LaunchSchedule.Entry] = []
+
+    func copy() -> Rare {
+      let copy = Rare()
+      (copy.timers, copy.ready, copy.shutDown, copy.cancelled) = (
+        timers, ready, shutDown, cancelled
+      )
+      return copy
+    }
+  }
 }
 
 /// A scheduled build about to run: its service, and what its build context records.
@@ -716,11 +905,89 @@ struct Milestones {
   var fullyReady: UInt64?
 }
 
-/// A binary min-heap of entries by rank: ready builds, best first, in O(log n).
+/// Ready builds, best (lowest rank) first.
+///
+/// The first frame numbers its entries in rank order (``LaunchSchedule/Entry/position``), and
+/// the queue keeps them as a bit set by that number, two levels deep: a push sets two bits, a
+/// pop finds the lowest set bit of a summary word and of a word, whatever the number of
+/// entries, where a heap moves an entry through O(log n) levels. An entry with no number (one
+/// added after the first frame) waits in a heap beside it, and a pop takes the better of the
+/// two. Ranks are distinct (each ends with the registration order), so the order is the
+/// heap's.
 struct RankedQueue {
+  /// The queued entries by position.
+  private var slots: [LaunchSchedule.Entry?] = []
+  /// Bit `p` set: position `p` is queued.
+  private var words: [UInt64] = []
+  /// Bit `w` set: word `w` has a bit set.
+  private var summary: [UInt64] = []
+  /// No summary word before this one has a bit set.
+  private var lowest = 0
+  /// Entries with no position.
+  private var spill = RankedHeap()
+
+  /// Makes room for the positions `0 ..< count`; the queue must be empty.
+  mutating func reservePositions(_ count: Int) {
+    guard count > 0 else { return }
+    slots = Array(repeating: nil, count: count)
+    words = Array(repeating: 0, count: (count + 63) / 64)
+    summary = Array(repeating: 0, count: (words.count + 63) / 64)
+    lowest = 0
+  }
+
+  /// Queues `entry` by its ``LaunchSchedule/Entry/rank``.
+  mutating func push(_ entry: LaunchSchedule.Entry) {
+    let position = entry.position
+    guard position >= 0, position < slots.count else {
+      spill.push(entry, rank: entry.rank)
+      return
+    }
+    slots[position] = entry
+    let word = position >> 6
+    words[word] |= 1 << UInt64(position & 63)
+    summary[word >> 6] |= 1 << UInt64(word & 63)
+    lowest = min(lowest, word >> 6)
+  }
+
+  /// Takes the entry of the lowest rank.
+  mutating func pop() -> LaunchSchedule.Entry? {
+    var position = -1
+    while lowest < summary.count {
+      let bits = summary[lowest]
+      if bits != 0 {
+        let word = lowest << 6 | bits.trailingZeroBitCount
+        position = word << 6 | words[word].trailingZeroBitCount
+        break
+      }
+      lowest += 1
+    }
+    if let spilled = spill.topRank,
+      position < 0 || spilled < slots[position].unsafelyUnwrapped.rank
+    {
+      return spill.pop()
+    }
+    guard position >= 0 else { return nil }
+    let entry = slots[position]
+    slots[position] = nil
+    let word = position >> 6
+    // The lowest set bit of each is this position's and its word's.
+    words[word] &= words[word] &- 1
+    if words[word] == 0 { summary[lowest] &= summary[lowest] &- 1 }
+    return entry
+  }
+
+  mutating func removeAll() { self = RankedQueue() }
+}
+
+/// A binary min-heap of entries by rank, in O(log n): the ready queue's entries that have no
+/// position, and the reference its order is tested against.
+struct RankedHeap {
   private var items: [(rank: UInt64, entry: LaunchSchedule.Entry)] = []
 
   var isEmpty: Bool { items.isEmpty }
+
+  /// The lowest rank queued.
+  var topRank: UInt64? { items.first?.rank }
 
   mutating func push(_ entry: LaunchSchedule.Entry, rank: UInt64) {
     items.append((rank, entry))
