@@ -282,34 +282,42 @@ extension Container {
       factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// The erased keys of a pack of dependency types, each unnamed, in order.
+  /// The erased keys of a pack of dependency types, each unnamed, in order: one or two kept
+  /// inline (no allocation), more in one array of the right size.
   func declared<each Dependency: Sendable>(
     _ types: repeat (each Dependency).Type
-  ) -> [AnyServiceKey] {
-    // One allocation, of the right size: appending to an empty array would grow it.
+  ) -> DependencyList {
     var count = 0
     for _ in repeat each types { count += 1 }
-    var keys: [AnyServiceKey] = []
-    keys.reserveCapacity(count)
-    for type in repeat each types { keys.append(AnyServiceKey(type, name: nil)) }
+    var keys = DependencyList()
+    for type in repeat each types { keys.append(type: type, capacity: count) }
     return keys
   }
 
   /// The erased keys of a pack of dependency keys, in order.
   func declared<each Dependency: Sendable>(
     _ dependencies: repeat ServiceKey<each Dependency>
-  ) -> [AnyServiceKey] {
+  ) -> DependencyList {
     var count = 0
-    for _ in repeat each dependencies { count += 1 }
+    var named = false
+    for dependency in repeat each dependencies {
+      count += 1
+      if dependency.name != nil { named = true }
+    }
+    if !named {
+      var keys = DependencyList()
+      repeat keys.append(type: (each Dependency).self, capacity: count)
+      return keys
+    }
     var keys: [AnyServiceKey] = []
     keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
-    return keys
+    return DependencyList(keys)
   }
 
   func add<Value: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false,
+    dependencies: DependencyList?, factory: Factory, isMainActor: Bool = false,
     note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
     if scope == .weak && !isObjectType(Value.self) {
