@@ -79,10 +79,13 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
-    // no tuple type at run time.
-    try add(
+    // no tuple type at run time. Each type is appended as itself, not passed on as a pack of
+    // metatypes, whose metadata the runtime looked up each time (~130 instructions).
+    var dependencies = DependencyList()
+    repeat dependencies.append(type: (each Dependency).self)
+    return try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat (each Dependency).self),
+      dependencies: dependencies,
       factory: .sync { resolver, value in
         value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
       })
@@ -248,9 +251,11 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
-    try add(
+    var dependencies = DependencyList()
+    repeat dependencies.append(type: (each Dependency).self)
+    return try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat (each Dependency).self),
+      dependencies: dependencies,
       factory: .async { resolver, value in
         value.initialize(
           to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
