@@ -53,7 +53,7 @@ extension Container {
   /// Adds a member node and the collection's new node, which replaces the one before, in one
   /// step under the registry's lock (two contributions at once lose neither).
   func contribute<Element: Sendable>(
-    _ collection: CollectionKey<Element>, priority: Priority, dependencies: [AnyServiceKey],
+    _ collection: CollectionKey<Element>, priority: Priority, dependencies: DependencyList,
     factory: Factory
   ) throws(DeferredError) {
     let key = collection.service.erased
@@ -84,7 +84,7 @@ extension Container {
       let members = before + [CollectionEntry(key: memberKey, priority: priority)]
       let node = AnyNode(
         key: key, scope: .singleton, priority: Self.collectionPriority(members.map(\.priority)),
-        dependencies: members.map(\.key), owner: self,
+        dependencies: DependencyList(members.map(\.key)), owner: self,
         factory: .collecting(Element.self, members.map(\.key)))
       try checkPhase(member)
       try checkPhase(node)

@@ -79,10 +79,13 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
-    // no tuple type at run time.
-    try add(
+    // no tuple type at run time. Each type is appended as itself, not passed on as a pack of
+    // metatypes, whose metadata the runtime looked up each time (~130 instructions).
+    var dependencies = DependencyList()
+    repeat dependencies.append(type: (each Dependency).self)
+    return try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat (each Dependency).self),
+      dependencies: dependencies,
       factory: .sync { resolver, value in
         value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
       })
@@ -248,9 +251,11 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
-    try add(
+    var dependencies = DependencyList()
+    repeat dependencies.append(type: (each Dependency).self)
+    return try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: declared(repeat (each Dependency).self),
+      dependencies: dependencies,
       factory: .async { resolver, value in
         value.initialize(
           to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
@@ -282,34 +287,42 @@ extension Container {
       factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// The erased keys of a pack of dependency types, each unnamed, in order.
+  /// The erased keys of a pack of dependency types, each unnamed, in order: one or two kept
+  /// inline (no allocation), more in one array of the right size.
   func declared<each Dependency: Sendable>(
     _ types: repeat (each Dependency).Type
-  ) -> [AnyServiceKey] {
-    // One allocation, of the right size: appending to an empty array would grow it.
+  ) -> DependencyList {
     var count = 0
     for _ in repeat each types { count += 1 }
-    var keys: [AnyServiceKey] = []
-    keys.reserveCapacity(count)
-    for type in repeat each types { keys.append(AnyServiceKey(type, name: nil)) }
+    var keys = DependencyList()
+    for type in repeat each types { keys.append(type: type, capacity: count) }
     return keys
   }
 
   /// The erased keys of a pack of dependency keys, in order.
   func declared<each Dependency: Sendable>(
     _ dependencies: repeat ServiceKey<each Dependency>
-  ) -> [AnyServiceKey] {
+  ) -> DependencyList {
     var count = 0
-    for _ in repeat each dependencies { count += 1 }
+    var named = false
+    for dependency in repeat each dependencies {
+      count += 1
+      if dependency.name != nil { named = true }
+    }
+    if !named {
+      var keys = DependencyList()
+      repeat keys.append(type: (each Dependency).self, capacity: count)
+      return keys
+    }
     var keys: [AnyServiceKey] = []
     keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
-    return keys
+    return DependencyList(keys)
   }
 
   func add<Value: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: [AnyServiceKey]?, factory: Factory, isMainActor: Bool = false,
+    dependencies: DependencyList?, factory: Factory, isMainActor: Bool = false,
     note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
     if scope == .weak && !isObjectType(Value.self) {

@@ -59,14 +59,18 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
 
 /// A service key with its value type erased, used for graph edges, errors and reports.
 struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
-  let typeID: ObjectIdentifier
   let type: Any.Type
   let name: String?
   /// The name's hash for lookups (``lookupHash(of:)``), made once with the key.
   let nameHash: UInt
 
+  /// The type's identity: its metadata's address. Not stored: it is `type`'s bits, and every
+  /// key (a node's, and each of its dependencies') is the smaller without a copy of them.
+  var typeID: ObjectIdentifier {
+    @inline(__always) get { ObjectIdentifier(type) }
+  }
+
   init(_ type: Any.Type, name: String?, nameHash: UInt? = nil) {
-    self.typeID = ObjectIdentifier(type)
     self.type = type
     self.name = name
     self.nameHash = nameHash ?? lookupHash(of: name)

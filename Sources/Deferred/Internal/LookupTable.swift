@@ -3,26 +3,21 @@ import Synchronization
 /// An open-addressing table from a service key to its node: written in place under its
 /// container's lock, read without one.
 ///
-/// A slot's key is written first and its node pointer last, with release ordering; a reader
-/// loads the pointer with acquire ordering and reads the key only once the pointer is set. A
-/// slot's key never changes once set; only its node does, when a registration is replaced (the
-/// registry keeps the replaced node alive, for a reader may still hold it). Nothing is ever
-/// removed, so a probe ends at the first empty slot. The table holds its nodes unretained: the
-/// registry holds them.
+/// A slot is one word, the node's pointer, unretained (the registry holds the nodes): a
+/// slot's key is its node's key, read through the pointer, which a lookup dereferences anyway
+/// for the node's value. A node is fully made before its pointer is stored with release
+/// ordering; a reader loads the pointer with acquire ordering and only then reads the key. A
+/// slot's key never changes once set; only its node does, when a registration is replaced by
+/// one of the same key (the registry keeps the replaced node alive, for a reader may still
+/// hold it). Nothing is ever removed, so a probe ends at the first empty slot.
 ///
 /// It hashes the type's metadata address, mixed with the name's hash that the key made once,
 /// with a multiply-shift, and probes linearly. It is at most half full: a table that would be more is
 /// replaced by one twice its size, and retired (kept until the container dies, since a reader
 /// may still hold it), so the retired tables of a container hold fewer slots than its live one.
 final class LookupTable: @unchecked Sendable {
-  private struct Slot: ~Copyable {
-    var type: UInt = 0
-    var name: String? = nil
-    /// The node, unretained: set last, with release ordering.
-    let node = Atomic<UnsafeRawPointer?>(nil)
-  }
-
-  private let slots: UnsafeMutablePointer<Slot>
+  /// The nodes, unretained: a slot is set once, and changed only to a node of the same key.
+  private let slots: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
   private let shift: Int
   private let mask: Int
   /// How many slots are set; changed only under the container's lock.
@@ -37,7 +32,7 @@ final class LookupTable: @unchecked Sendable {
     shift = UInt.bitWidth - capacity.trailingZeroBitCount
     mask = capacity - 1
     slots = .allocate(capacity: capacity)
-    for index in 0..<capacity { (slots + index).initialize(to: Slot()) }
+    for index in 0..<capacity { (slots + index).initialize(to: Atomic(nil)) }
   }
 
   deinit {
@@ -53,8 +48,9 @@ final class LookupTable: @unchecked Sendable {
   func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
     var index = multiplyShift(type ^ nameHash, shift: shift)
     while true {
-      guard let node = slots[index].node.load(ordering: .acquiring) else { return nil }
-      if slots[index].type == type && slots[index].name == name { return .fromOpaque(node) }
+      guard let raw = slots[index].load(ordering: .acquiring) else { return nil }
+      let node = Unmanaged<AnyNode>.fromOpaque(raw)
+      if node._withUnsafeGuaranteedRef({ $0.has(type, name) }) { return node }
       index = (index &+ 1) & mask
     }
   }
@@ -70,17 +66,16 @@ final class LookupTable: @unchecked Sendable {
     let name = node.key.name
     let pointer = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
     var index = multiplyShift(type ^ node.key.nameHash, shift: shift)
-    while let existing = slots[index].node.load(ordering: .relaxed) {
-      if slots[index].type == type && slots[index].name == name {
-        slots[index].node.store(pointer, ordering: .releasing)
-        return Unmanaged<AnyNode>.fromOpaque(existing).takeUnretainedValue()
+    while let raw = slots[index].load(ordering: .relaxed) {
+      let existing = Unmanaged<AnyNode>.fromOpaque(raw)
+      if existing._withUnsafeGuaranteedRef({ $0.has(type, name) }) {
+        slots[index].store(pointer, ordering: .releasing)
+        return existing.takeUnretainedValue()
       }
       index = (index &+ 1) & mask
     }
     precondition(hasRoom, "the lookup table is full")
-    slots[index].type = type
-    slots[index].name = name
-    slots[index].node.store(pointer, ordering: .releasing)
+    slots[index].store(pointer, ordering: .releasing)
     count += 1
     return nil
   }
@@ -89,10 +84,27 @@ final class LookupTable: @unchecked Sendable {
   func grown() -> LookupTable {
     let table = LookupTable(capacity: capacity * 2)
     for index in 0..<capacity {
-      guard let node = slots[index].node.load(ordering: .relaxed) else { continue }
-      table.set(Unmanaged<AnyNode>.fromOpaque(node).takeUnretainedValue())
+      guard let raw = slots[index].load(ordering: .relaxed) else { continue }
+      table.add(raw)
     }
     return table
+  }
+
+  /// Puts a node whose key the table does not have in the first free slot of its probe.
+  private func add(_ raw: UnsafeRawPointer) {
+    let key = Unmanaged<AnyNode>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.key }
+    var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
+    while slots[index].load(ordering: .relaxed) != nil { index = (index &+ 1) & mask }
+    slots[index].store(raw, ordering: .releasing)
+    count += 1
+  }
+}
+
+extension AnyNode {
+  /// Whether this node's key is the type with metadata address `type` and `name`.
+  @inline(__always)
+  func has(_ type: UInt, _ name: String?) -> Bool {
+    UInt(bitPattern: key.typeID) == type && key.name == name
   }
 }
 

@@ -26,45 +26,72 @@ import Synchronization
 /// safety").
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
+  // The fields are in this order so that they pack: the words first, then the 17-byte
+  // priority, the one-byte fields in the bytes it leaves, and the 17-byte factory last
+  // (231 bytes, a 240-byte block).
+  // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   let scope: Scope
-  /// The scope's kind, which the build paths test.
-  let kind: ScopeKind
-  let priority: Priority
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
   /// resolves what it needs itself (its edges are then observed while it runs).
-  let dependencies: [AnyServiceKey]?
+  let dependencies: DependencyList?
   /// The container whose registrations the factory's dependencies come from.
   /// Unowned and unchecked: a node lives in its owner's registry and tables (and in those of the
   /// owner's children, which keep the owner alive), and nothing reads `owner` once it is gone.
   @usableFromInline unowned(unsafe) let owner: Container
+  /// The built singleton.
+  @usableFromInline let value: ValueCell
+  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
+  /// without the lock, so the runtime's exclusivity checks are off.
+  @exclusivity(unchecked) private var slot = SlotState()
+  let priority: Priority
+  /// The scope's kind, which the build paths test.
+  let kind: ScopeKind
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
   /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
   /// it go to the main-thread lane.
   let isMainActor: Bool
+  /// ``wasResolved``, ``wasNeeded`` and ``holdsValue``, a bit each: one byte, not three.
+  fileprivate let flags = Atomic<UInt8>(0)
   let factory: Factory
 
-  /// The built singleton.
-  @usableFromInline let value: ValueCell
   /// Set the first time the built value is handed out to the app (a resolve from outside the
   /// container's factories, or a handle): a service built in the background and never handed
   /// out, to the app or to a factory, was warmed up for nothing.
-  let wasResolved = Atomic<Bool>(false)
+  var wasResolved: Flag { Flag(node: self, bit: 1) }
   /// Set the first time a factory of the container gets the value (through its resolver): what
   /// the app used needs it, but the app did not ask for it itself.
-  let wasNeeded = Atomic<Bool>(false)
+  var wasNeeded: Flag { Flag(node: self, bit: 2) }
+  /// Set when a build of this singleton found that it depends on a named scope: its values are
+  /// then held, one per generation, never published in ``value`` (which cannot be dropped).
+  var holdsValue: Flag { Flag(node: self, bit: 4) }
+
+  /// One of a node's flags: a bit of its ``flags``, read and written with relaxed ordering
+  /// (the orderings asked for are at most that).
+  struct Flag {
+    unowned(unsafe) let node: AnyNode
+    let bit: UInt8
+
+    @inline(__always)
+    func load(ordering _: AtomicLoadOrdering) -> Bool {
+      node.flags.load(ordering: .relaxed) & bit != 0
+    }
+
+    @inline(__always)
+    func store(_ value: Bool, ordering _: AtomicStoreOrdering) {
+      if value {
+        node.flags.bitwiseOr(bit, ordering: .relaxed)
+      } else {
+        node.flags.bitwiseAnd(~bit, ordering: .relaxed)
+      }
+    }
+  }
 
   /// Whether the value has been handed out to anyone: the app or a factory.
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
   }
-  /// Set when a build of this singleton found that it depends on a named scope: its values are
-  /// then held, one per generation, never published in ``value`` (which cannot be dropped).
-  let holdsValue = Atomic<Bool>(false)
-  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
-  /// without the lock, so the runtime's exclusivity checks are off.
-  @exclusivity(unchecked) private var slot = SlotState()
 
   /// Runs `body` with the node's state, under its lock.
   @inline(__always)
@@ -75,7 +102,7 @@ final class AnyNode: @unchecked Sendable {
   }
 
   init(
-    key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: [AnyServiceKey]?,
+    key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: DependencyList?,
     owner: Container, factory: Factory, isMainActor: Bool = false
   ) {
     self.factory = factory
@@ -91,8 +118,8 @@ final class AnyNode: @unchecked Sendable {
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
-  var knownDependencies: [AnyServiceKey] {
-    dependencies ?? withState { $0.observed }
+  var knownDependencies: DependencyList {
+    dependencies ?? DependencyList(withState { $0.observed })
   }
 
   func observe(_ dependency: AnyServiceKey) {
@@ -111,12 +138,10 @@ final class AnyNode: @unchecked Sendable {
   /// a built singleton.
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
-    for dependency in dependencies {
-      guard let node = owner.lookup(dependency),
-        node._withUnsafeGuaranteedRef({ $0.isReady })
-      else { return false }
+    return dependencies.allSatisfy { dependency in
+      guard let node = owner.lookup(dependency) else { return false }
+      return node._withUnsafeGuaranteedRef { $0.isReady }
     }
-    return true
   }
 
   /// The context building this node, if a build is under way.

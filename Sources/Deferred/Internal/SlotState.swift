@@ -47,8 +47,6 @@ struct SlotState {
   /// Work handed to the service before it was built (or while earlier work is being handed
   /// over), delivered in order once it is.
   private var pending: [PendingWork] = []
-  /// Whether a thread is handing `pending` to its queues.
-  private var delivering = false
   /// What a factory that resolves its own dependencies resolved in past builds.
   private(set) var observed: [AnyServiceKey] = []
   /// A transient service's recorded makings (``Recorder``), from its first.
@@ -58,6 +56,9 @@ struct SlotState {
   private(set) var generation = 0
   /// Builds begun before a reset, still running: they end apart from the state.
   private var stale: [Building] = []
+  /// Whether a thread is handing `pending` to its queues. Last, so that the node packs its
+  /// own one-byte fields after it.
+  private var delivering = false
 
   /// What a context gets when it asks to build the service.
   enum Claim {
