@@ -62,6 +62,9 @@ final class AnyNode: @unchecked Sendable {
   /// Set when a build of this singleton found that it depends on a named scope: its values are
   /// then held, one per generation, never published in ``value`` (which cannot be dropped).
   let holdsValue = Atomic<Bool>(false)
+  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
+  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
+  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
   @exclusivity(unchecked) private var slot = SlotState()
@@ -111,12 +114,15 @@ final class AnyNode: @unchecked Sendable {
   /// a built singleton.
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
-    for dependency in dependencies {
-      guard let node = owner.lookup(dependency),
-        node._withUnsafeGuaranteedRef({ $0.isReady })
-      else { return false }
-    }
-    return true
+    // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory safety").
+    return Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef { $0.areBuilt(dependencies) }
+  }
+
+  /// Calls `body` with the owner's recorder, neither retained: the owner outlives every build
+  /// and making of its nodes (Docs/Design.md, "Memory safety"), and keeps its recorder.
+  @inline(__always)
+  func withRecorder<Result>(_ body: (Recorder) -> Result) -> Result {
+    Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef { body($0.recorder) }
   }
 
   /// The context building this node, if a build is under way.
@@ -263,6 +269,18 @@ final class AnyNode: @unchecked Sendable {
     AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
       factory: factory, isMainActor: isMainActor)
+  }
+}
+
+extension Container {
+  /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
+  fileprivate func areBuilt(_ keys: [AnyServiceKey]) -> Bool {
+    for key in keys {
+      guard let node = lookup(key), node._withUnsafeGuaranteedRef({ $0.isReady }) else {
+        return false
+      }
+    }
+    return true
   }
 }
 
