@@ -51,7 +51,12 @@ public struct Resolver: ~Copyable {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    try resolve(ServiceKey<Value>(name: name))
+    // A built dependency without a key made (the parameter forms' factories resolve each
+    // dependency through here).
+    if !observes, let value = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+      return value.load(as: Value.self)
+    }
+    return try resolve(ServiceKey<Value>(name: name))
   }
 
   /// Resolves the service registered for `key`, building it if need be.
