@@ -145,17 +145,43 @@ extension Container {
   func resolve<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
-    if let value = handOut(ObjectIdentifier(Value.self), key, toFactory: context != nil) {
-      return value.load(as: Value.self)
-    }
+    // One lookup for both the built value and the node (a transient's resolve needs both).
     guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }
-    let node = found.takeUnretainedValue()
-    node.markHandedOut(toFactory: context != nil)
-    if let held = node.heldValue() { return held.read(as: Value.self) }
-    return try node.resolveSlow(context ?? .current, as: Value.self)
+    let toFactory = context != nil
+    if let value = found._withUnsafeGuaranteedRef({ $0.builtValue(handedOutToFactory: toFactory) })
+    {
+      return value.load(as: Value.self)
+    }
+    // The node (held by this container's tables) and the context (by the caller, or by its
+    // thread) are used unretained: Docs/Design.md, "Memory safety".
+    return try found.guaranteed { node throws(DeferredError) in
+      node.markHandedOut(toFactory: toFactory)
+      if let held = node.heldValue() { return held.read(as: Value.self) }
+      if let context { return try node.resolveSlow(context, as: Value.self) }
+      return try BuildContext.withCurrent { context throws(DeferredError) in
+        try node.resolveSlow(context, as: Value.self)
+      }
+    }
+  }
+}
+
+extension Unmanaged {
+  /// Calls `body` with the instance, not retained: for an instance something else is known to
+  /// keep alive for the call (`_withUnsafeGuaranteedRef`, which takes only untyped errors).
+  @inline(__always)
+  func guaranteed<Result>(_ body: (Instance) throws(DeferredError) -> Result)
+    throws(DeferredError) -> Result
+  {
+    do {
+      return try _withUnsafeGuaranteedRef(body)
+    } catch let error as DeferredError {
+      throw error
+    } catch {
+      preconditionFailure("only a DeferredError is thrown here: \(error)")
+    }
   }
 }
 
@@ -168,17 +194,24 @@ extension Container {
   {
     guard toFactory else { return readyValue(type, key.name, key.nameHash) }
     guard let found = lookup(type, key.name, key.nameHash) else { return nil }
-    return found._withUnsafeGuaranteedRef { node in
-      guard let reference = node.value.reference else { return nil }
-      if !node.wasNeeded.load(ordering: .relaxed) {
-        node.wasNeeded.store(true, ordering: .relaxed)
-      }
-      return reference
-    }
+    return found._withUnsafeGuaranteedRef { $0.builtValue(handedOutToFactory: true) }
   }
 }
 
 extension AnyNode {
+  /// The published value, if the singleton is built, noted as handed out: to a factory, or to
+  /// the app (each flag is stored once, not on every resolve).
+  @inline(__always)
+  func builtValue(handedOutToFactory toFactory: Bool) -> ValueReference? {
+    guard let reference = value.reference else { return nil }
+    if toFactory {
+      if !wasNeeded.load(ordering: .relaxed) { wasNeeded.store(true, ordering: .relaxed) }
+    } else if !wasResolved.load(ordering: .relaxed) {
+      wasResolved.store(true, ordering: .relaxed)
+    }
+    return reference
+  }
+
   /// Notes that the value is being handed out: to a factory, or to the app.
   @inline(__always)
   func markHandedOut(toFactory: Bool) {

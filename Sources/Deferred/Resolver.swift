@@ -10,9 +10,35 @@
 /// }
 /// ```
 public struct Resolver: ~Copyable {
-  let container: Container
-  let context: BuildContext
-  let dependent: AnyNode
+  // Unowned and unchecked: a resolver lives only while its factory runs, and the build that
+  // calls the factory holds its node and context, and its node's owner is alive
+  // (Docs/Design.md, "Memory safety"). Strong, each would be retained and released on every
+  // factory call.
+  unowned(unsafe) let container: Container
+  unowned(unsafe) let context: BuildContext
+  unowned(unsafe) let dependent: AnyNode
+  /// Whether the factory resolves what it needs itself, its edges observed as it does.
+  let observes: Bool
+
+  init(container: Container, context: BuildContext, dependent: AnyNode) {
+    self.container = container
+    self.context = context
+    self.dependent = dependent
+    observes = dependent.dependencies == nil
+  }
+
+  /// The built value of the service of `type`, `name` and `nameHash`, handed out to the
+  /// factory; `nil` if it is not built (or is transient, or missing). Read without retaining
+  /// the container or the node: a reading of an unowned field would retain it for the call.
+  @inline(__always)
+  private func builtValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    -> ValueReference?
+  {
+    Unmanaged.passUnretained(container)._withUnsafeGuaranteedRef { container in
+      guard let found = container.lookup(type, name, nameHash) else { return nil }
+      return found._withUnsafeGuaranteedRef { $0.builtValue(handedOutToFactory: true) }
+    }
+  }
 
   /// Resolves the service registered for `type` and `name`, building it if need be.
   ///
@@ -25,7 +51,12 @@ public struct Resolver: ~Copyable {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    try resolve(ServiceKey<Value>(name: name))
+    // A built dependency without a key made (the parameter forms' factories resolve each
+    // dependency through here).
+    if !observes, let value = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+      return value.load(as: Value.self)
+    }
+    return try resolve(ServiceKey<Value>(name: name))
   }
 
   /// Resolves the service registered for `key`, building it if need be.
@@ -35,7 +66,10 @@ public struct Resolver: ~Copyable {
   /// - Throws: ``DeferredError`` if the service is missing, its factory throws, or it closes a
   ///   cycle.
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if dependent.dependencies == nil { dependent.observe(key.erased) }
+    if observes { dependent.observe(key.erased) }
+    if let value = builtValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+      return value.load(as: Value.self)
+    }
     return try container.resolve(key, context: context)
   }
 
@@ -45,8 +79,13 @@ public struct Resolver: ~Copyable {
   func resolveDeclared<Dependency: Sendable>(
     _: Dependency.Type, at position: UnsafeMutablePointer<Int>
   ) throws(DeferredError) -> Dependency {
-    let key = dependent.dependencies.unsafelyUnwrapped[position.pointee]
+    let key = Unmanaged.passUnretained(dependent)._withUnsafeGuaranteedRef {
+      $0.dependencies.unsafelyUnwrapped[position.pointee]
+    }
     position.pointee += 1
+    if let value = builtValue(key.typeID, key.name, key.nameHash) {
+      return value.load(as: Dependency.self)
+    }
     return try container.resolve(ServiceKey<Dependency>(key), context: context)
   }
 }

@@ -200,6 +200,37 @@ final class Formatter: Sendable {}
     }
   }
 
+  @Test func transientMakingsAreAllCountedPastTheSampleLimitAndFromManyThreads() throws {
+    let clock = ManualClock()
+    let container = Container(scheduler: ManualScheduler(), clock: clock)
+    // Made from four threads at once, each making taking no time on the manual clock.
+    try container.register(Formatter.self, scope: .transient) { Formatter() }
+    // Made on one thread, each making taking 1 ms, and the last 3 ms: past the sample limit.
+    let slow = 1_500
+    let made = Atomic<Int>(0)
+    try container.register(Parser.self, scope: .transient) {
+      let count = made.wrappingAdd(1, ordering: .relaxed).newValue
+      clock.advance(by: .milliseconds(count == slow ? 3 : 1))
+      return Parser()
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<700 { _ = try? container.resolve(Formatter.self) }
+    }
+    for _ in 0..<slow { _ = try container.resolve(Parser.self) }
+    let byService = Dictionary(
+      uniqueKeysWithValues: container.launchReport().transients.map { ($0.service, $0) })
+    #expect(
+      byService["Formatter"]
+        == TransientRecord(
+          service: "Formatter", count: 2_800, total: .zero, median: .zero, max: .zero)
+    )
+    #expect(
+      byService["Parser"]
+        == TransientRecord(
+          service: "Parser", count: slow, total: .milliseconds(slow + 2), median: Self.ms,
+          max: .milliseconds(3)))
+  }
+
   @Test func recordingCanBeTurnedOff() throws {
     let container = Container(recording: .off)
     try container.register(Storage.self) { Storage() }

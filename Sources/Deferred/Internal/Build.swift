@@ -21,7 +21,8 @@ extension AnyNode {
     case .ready(let held): return .ready(held)
     case .claimed(let attempt, let generation):
       return .build(
-        attempt: attempt, span: owner.recorder.begin(context, building: key, generation: generation)
+        attempt: attempt,
+        span: withRecorder { $0.begin(context, building: key, generation: generation) }
       )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
@@ -52,58 +53,56 @@ extension AnyNode {
     node: AnyNode, held: Held?
   ) {
     struct Frame {
-      var node: AnyNode
+      /// Unretained: the root is held by the caller, every other node by its owner's tables,
+      /// which outlive the walk (Docs/Design.md, "Memory safety"). Retained, each frame cost a
+      /// retain and a release on top of those of the walk's own reads.
+      var unmanaged: Unmanaged<AnyNode>
       var expanded = false
       /// The attempt this context claimed, and its record's start, once it has.
       var claimed: (attempt: Int, span: Span?)?
+
+      init(node: AnyNode) {
+        unmanaged = Unmanaged.passUnretained(node)
+      }
+
+      init(_ unmanaged: Unmanaged<AnyNode>) {
+        self.unmanaged = unmanaged
+      }
+
+      var node: AnyNode { unmanaged.takeUnretainedValue() }
     }
-    var stack = RawStack<Frame>()
-    stack.append(Frame(node: self))
-    var root = self
-    var rootHeld: Held?
-    let baseDepth = context.chain.count
-    do throws(DeferredError) {
-      while !stack.isEmpty {
-        let index = stack.count - 1
-        let node = stack[index].node
-        if stack[index].expanded {
-          // Every dependency is ready: build it (a transient is made by whoever needs it).
-          let claimed = stack.removeLast().claimed
-          if let claimed {
-            let held = try node.build(context, attempt: claimed.attempt, span: claimed.span)
-            if index == 0 { rootHeld = held }
-          }
-          context.chain.removeLast()
-          continue
-        }
-        stack[index].expanded = true
-        if node.isAsync && !node.isBuilt {
-          throw DeferredError(.asyncService, key: node.key, chain: context.chain + [node.key])
-        }
-        if node.isMainActor && node.kind.isCached && !node.isReady
-          && context !== BuildContext.mainActor
-        {
-          // Built by the main actor (this thread waiting, if it is another); what it needs is
-          // built there too.
-          let held = try MainThread.run(for: node, on: context) { main throws(DeferredError) in
-            try node.ensureReadyHolding(main).held
-          }
-          if index == 0 { rootHeld = held }
-          _ = stack.removeLast()
-          continue
-        }
-        switch node.kind {
-        case .singleton, .weak, .named:
-          switch try node.step(context) {
-          case .ready(let held):
-            if index == 0 { rootHeld = held }
-            _ = stack.removeLast()
+    // The first frames on the native stack: most walks are a few frames deep (a first
+    // resolve whose dependencies are built is one frame), and allocate nothing. Only a few:
+    // a factory that resolves through its resolver nests a walk on the native stack.
+    return try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 4) {
+      buffer throws(DeferredError) in
+      var stack = RawStack(lending: buffer)
+      stack.append(Frame(node: self))
+      var root = self
+      var rootHeld: Held?
+      let baseDepth = context.chain.count
+      do throws(DeferredError) {
+        while !stack.isEmpty {
+          let index = stack.count - 1
+          // Each node is used unretained (see `Frame`).
+          let unmanaged = stack[index].unmanaged
+          if stack[index].expanded {
+            // Every dependency is ready: build it (a transient is made by whoever needs it).
+            let claimed = stack.removeLast().claimed
+            if let claimed {
+              let held = try unmanaged.guaranteed { node throws(DeferredError) in
+                try node.build(context, attempt: claimed.attempt, span: claimed.span)
+              }
+              if index == 0 { rootHeld = held }
+            }
+            context.chain.removeLast()
             continue
-          case .build(let attempt, let span):
-            stack[index].claimed = (attempt, span)
-          case .wait(let latch):
-            let held = try WaitGraph.wait(
-              for: node, latch: latch, by: context, limit: node.owner.waitLimit)
+          }
+          stack[index].expanded = true
+          switch try unmanaged.guaranteed({ node throws(DeferredError) in try node.expand(context) }
+          )
+          {
+          case .done(let held):
             if index == 0 { rootHeld = held }
             _ = stack.removeLast()
             continue
@@ -111,36 +110,93 @@ extension AnyNode {
             if index == 0 { root = replacement }
             stack[index] = Frame(node: replacement)
             continue
+          case .claimed(let attempt, let span):
+            stack[index].claimed = (attempt, span)
+          case .walk:
+            break
           }
-        case .transient:
-          if context.chain.contains(node.key) {
-            throw DeferredError.cycle(closing: node.key, chain: context.chain)
+          let (dependencies, owner) = unmanaged._withUnsafeGuaranteedRef { node in
+            context.chain.append(node.key)
+            // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory
+            // safety").
+            return (node.dependencies, Unmanaged.passUnretained(node.owner))
+          }
+          guard let dependencies else { continue }
+          var position = dependencies.count
+          while position > 0 {
+            position -= 1
+            let dependency = dependencies[position]
+            guard let next = owner._withUnsafeGuaranteedRef({ $0.lookup(dependency) }) else {
+              throw owner._withUnsafeGuaranteedRef {
+                $0.missing(dependency, chain: context.chain)
+              }
+            }
+            // Most dependencies are built already: checked without retaining the node, whose
+            // reference count threads building side by side would otherwise pass back and forth.
+            if next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) { continue }
+            stack.append(Frame(next))
           }
         }
-        context.chain.append(node.key)
-        for dependency in (node.dependencies ?? []).reversed() {
-          guard let next = node.owner.lookup(dependency) else {
-            throw node.owner.missing(dependency, chain: context.chain)
-          }
-          // Most dependencies are built already: checked without retaining the node, whose
-          // reference count threads building side by side would otherwise pass back and forth.
-          if next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) { continue }
-          stack.append(Frame(node: next.takeUnretainedValue()))
+      } catch {
+        // Innermost first: each claimed build's record is dropped and its node freed for a later
+        // attempt. (The build whose factory threw recorded and failed itself.)
+        while !stack.isEmpty {
+          let frame = stack.removeLast()
+          guard let claimed = frame.claimed else { continue }
+          withRecorder { $0.discard(claimed.span, context) }
+          frame.node.fail(attempt: claimed.attempt, error)
         }
+        context.chain.removeSubrange(baseDepth...)
+        throw error
       }
-    } catch {
-      // Innermost first: each claimed build's record is dropped and its node freed for a later
-      // attempt. (The build whose factory threw recorded and failed itself.)
-      while !stack.isEmpty {
-        let frame = stack.removeLast()
-        guard let claimed = frame.claimed else { continue }
-        owner.recorder.discard(claimed.span, context)
-        frame.node.fail(attempt: claimed.attempt, error)
-      }
-      context.chain.removeSubrange(baseDepth...)
-      throw error
+      return (root, rootHeld)
     }
-    return (root, rootHeld)
+  }
+}
+
+extension AnyNode {
+  /// What the walk does next with a node it reached: it is done with it (built, waited for, or
+  /// built on the main actor), builds the replacement, or walks its dependencies, having
+  /// claimed it (a singleton) or not (a transient).
+  enum Expansion {
+    case done(Held?)
+    case replaced(AnyNode)
+    case claimed(attempt: Int, span: Span?)
+    case walk
+  }
+
+  /// The first visit of the walk to this node, on `context`.
+  func expand(_ context: BuildContext) throws(DeferredError) -> Expansion {
+    if isAsync && !isBuilt {
+      throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
+    }
+    if isMainActor && kind.isCached && !isReady && context !== BuildContext.mainActor {
+      // Built by the main actor (this thread waiting, if it is another); what it needs is
+      // built there too.
+      return .done(
+        try MainThread.run(for: self, on: context) { main throws(DeferredError) in
+          try self.ensureReadyHolding(main).held
+        })
+    }
+    switch kind {
+    case .singleton, .weak, .named:
+      switch try step(context) {
+      case .ready(let held):
+        return .done(held)
+      case .build(let attempt, let span):
+        return .claimed(attempt: attempt, span: span)
+      case .wait(let latch):
+        return .done(
+          try WaitGraph.wait(for: self, latch: latch, by: context, limit: owner.waitLimit))
+      case .replaced(let replacement):
+        return .replaced(replacement)
+      }
+    case .transient:
+      if context.chain.contains(key) {
+        throw DeferredError.cycle(closing: key, chain: context.chain)
+      }
+      return .walk
+    }
   }
 }
 
@@ -171,8 +227,10 @@ extension AnyNode {
     _ destination: consuming ValueDestination, _ failure: DeferredError?,
     _ context: BuildContext, attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
-    owner.recorder.end(
-      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
+    withRecorder {
+      $0.end(
+        span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
+    }
     if let failure {
       destination.discard()
       fail(attempt: attempt, failure)
@@ -356,13 +414,13 @@ private struct TransientMaking: ~Copyable {
   @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
-    span = node.owner.recorder.begin(context)
+    span = node.withRecorder { $0.begin(context) }
   }
 
   /// Records the making, which has ended.
   @inline(__always)
   consuming func end(_ node: AnyNode, _ context: BuildContext) {
-    node.owner.recorder.endTransient(span, node, context)
+    node.withRecorder { $0.endTransient(span, node, context) }
     context.chain.removeLast()
   }
 }

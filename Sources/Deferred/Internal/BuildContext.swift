@@ -106,6 +106,25 @@ final class BuildContext: @unchecked Sendable {
     return try work(self)
   }
 
+  /// Calls `body` with ``current``, not retained: a thread's own context is kept by its
+  /// thread-specific slot until the thread ends, the main actor's for good.
+  @inline(__always)
+  static func withCurrent<Result>(_ body: (BuildContext) throws(DeferredError) -> Result)
+    throws(DeferredError) -> Result
+  {
+    if let raw = pthread_getspecific(contextKey) {
+      let context = Unmanaged<BuildContext>.fromOpaque(raw)
+      if !context._withUnsafeGuaranteedRef({ $0.isMainThread }) {
+        return try context.guaranteed(body)
+      }
+      return try mainActorUnretained.guaranteed(body)
+    }
+    return try body(current)
+  }
+
+  /// ``mainActor``, which lives for good, to be read without a retain.
+  private static let mainActorUnretained = Unmanaged.passUnretained(mainActor)
+
   /// The calling thread's context; on the main thread, the main actor's.
   ///
   /// Where another thread drains the main queue (under `swift test` on Linux), code on the main

@@ -92,6 +92,9 @@ final class AnyNode: @unchecked Sendable {
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
   }
+  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
+  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
+  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
 
   /// Runs `body` with the node's state, under its lock.
   @inline(__always)
@@ -138,10 +141,15 @@ final class AnyNode: @unchecked Sendable {
   /// a built singleton.
   var dependenciesAreBuilt: Bool {
     guard !isAsync, let dependencies else { return false }
-    return dependencies.allSatisfy { dependency in
-      guard let node = owner.lookup(dependency) else { return false }
-      return node._withUnsafeGuaranteedRef { $0.isReady }
-    }
+    // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory safety").
+    return Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef { $0.areBuilt(dependencies) }
+  }
+
+  /// Calls `body` with the owner's recorder, neither retained: the owner outlives every build
+  /// and making of its nodes (Docs/Design.md, "Memory safety"), and keeps its recorder.
+  @inline(__always)
+  func withRecorder<Result>(_ body: (Recorder) -> Result) -> Result {
+    Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef { body($0.recorder) }
   }
 
   /// The context building this node, if a build is under way.
@@ -288,6 +296,18 @@ final class AnyNode: @unchecked Sendable {
     AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
       factory: factory, isMainActor: isMainActor)
+  }
+}
+
+extension Container {
+  /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
+  fileprivate func areBuilt(_ keys: DependencyList) -> Bool {
+    for key in keys {
+      guard let node = lookup(key), node._withUnsafeGuaranteedRef({ $0.isReady }) else {
+        return false
+      }
+    }
+    return true
   }
 }
 

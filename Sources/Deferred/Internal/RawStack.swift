@@ -7,16 +7,28 @@ struct RawStack<Element>: ~Copyable {
   private var base: UnsafeMutablePointer<Element>?
   private var capacity: Int
   private(set) var count = 0
+  /// Whether `base` is memory of the stack's own, not memory lent by its maker.
+  private var owned = true
 
   /// A stack whose first append makes room for `capacity` elements.
   init(capacity: Int = 16) {
     self.capacity = Swift.max(1, capacity)
   }
 
+  /// A stack in `buffer` (lent by the caller, for the stack's whole life: memory on the native
+  /// stack, say), until it outgrows it: it then moves to memory of its own.
+  init(lending buffer: UnsafeMutableBufferPointer<Element>) {
+    capacity = Swift.max(1, buffer.count)
+    if let lent = buffer.baseAddress, buffer.count > 0 {
+      base = lent
+      owned = false
+    }
+  }
+
   deinit {
     guard let base else { return }
     base.deinitialize(count: count)
-    base.deallocate()
+    if owned { base.deallocate() }
   }
 
   var isEmpty: Bool { count == 0 }
@@ -25,11 +37,14 @@ struct RawStack<Element>: ~Copyable {
     if base == nil {
       base = .allocate(capacity: capacity)
     } else if count == capacity {
-      let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      // Out of lent memory, at least the capacity a stack of its own starts with.
+      let grownCapacity = owned ? capacity * 2 : Swift.max(capacity * 2, 16)
+      let grown = UnsafeMutablePointer<Element>.allocate(capacity: grownCapacity)
       grown.moveInitialize(from: base!, count: count)
-      base!.deallocate()
+      if owned { base!.deallocate() }
       base = grown
-      capacity *= 2
+      owned = true
+      capacity = grownCapacity
     }
     (base! + count).initialize(to: element)
     count += 1

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -73,10 +75,43 @@ struct TransientStats {
   }
 }
 
-/// A transient node's ``TransientStats``, kept in its slot and updated under the node's lock:
-/// recording a transient takes no lock of the recorder's and looks nothing up.
-final class TransientTally {
-  var stats = TransientStats()
+/// A transient node's ``TransientStats``, reached from its node lock-free
+/// (``AnyNode/transientTally``): counts and totals are atomics, and only the first
+/// ``TransientStats/sampleLimit`` makings take the node's lock, to keep their durations.
+/// Recording a transient takes no lock of the recorder's and looks nothing up.
+///
+/// Safety: `@unchecked Sendable` because its samples are touched only under its node's lock,
+/// and everything else is atomic (Docs/Design.md, "Memory safety").
+final class TransientTally: @unchecked Sendable {
+  private let count = Atomic<Int>(0)
+  private let total = Atomic<UInt64>(0)
+  private let longest = Atomic<UInt64>(0)
+  /// Guarded by the node's lock: no exclusivity check (a runtime call on every access).
+  @exclusivity(unchecked) private var samples: [UInt64] = []
+
+  /// Adds one making of `node` that took `duration`.
+  func add(_ duration: UInt64, of node: AnyNode) {
+    let made = count.wrappingAdd(1, ordering: .relaxed).newValue
+    total.wrappingAdd(duration, ordering: .relaxed)
+    var seen = longest.load(ordering: .relaxed)
+    while duration > seen {
+      let (exchanged, original) = longest.compareExchange(
+        expected: seen, desired: duration, ordering: .relaxed)
+      if exchanged { break }
+      seen = original
+    }
+    if made <= TransientStats.sampleLimit { node.withState { _ in samples.append(duration) } }
+  }
+
+  /// The makings so far, of `node`.
+  func stats(of node: AnyNode) -> TransientStats {
+    var stats = TransientStats()
+    stats.count = count.load(ordering: .relaxed)
+    stats.total = total.load(ordering: .relaxed)
+    stats.max = longest.load(ordering: .relaxed)
+    stats.samples = node.withState { _ in samples }
+    return stats
+  }
 }
 
 /// A transient node that was made at least once, and its tally. (A struct, not a tuple: the
@@ -135,17 +170,21 @@ final class Recorder: Sendable {
     let duration = clock.now() &- span.start
     _ = context.nested.popLast()
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
-    let first = node.withState { state -> TransientTally? in
-      if let tally = state.transients {
-        tally.stats.add(duration)
-        return nil
-      }
-      let tally = TransientTally()
-      tally.stats.add(duration)
-      state.transients = tally
-      return tally
+    if let tally = node.transientTally.load(ordering: .acquiring) {
+      tally._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
+      return
     }
-    if let first { transients.withLock { $0.append(TransientEntry(node: node, tally: first)) } }
+    // The first making (or one of the first, racing): the recorder's list keeps the tally,
+    // and the node points to it unretained.
+    let made = TransientTally()
+    let (exchanged, found) = node.transientTally.compareExchange(
+      expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
+    if exchanged {
+      transients.withLock { $0.append(TransientEntry(node: node, tally: made)) }
+      made.add(duration, of: node)
+    } else if let found {
+      found._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
+    }
   }
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
@@ -171,7 +210,13 @@ final class Recorder: Sendable {
     // The chain ends with this service; the one before it is what needed it.
     let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
     let isScheduledRoot = context.scheduled === node
-    let priority = node.priority.resolved(in: context.flags)
+    // The launch flags only for a priority that depends on them (reading the set retains it).
+    let priority: Priority
+    if case .when = node.priority.kind {
+      priority = node.priority.resolved(in: context.flags)
+    } else {
+      priority = node.priority
+    }
     let (trigger, thread) = (context.trigger, context.thread)
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
@@ -224,7 +269,7 @@ final class Recorder: Sendable {
     (
       builds.flatMap(\.all), waits.withLock { $0 },
       transients.withLock { $0 }.map { entry in
-        (entry.node, entry.node.withState { _ in entry.tally.stats })
+        (entry.node, entry.tally.stats(of: entry.node))
       },
       firstFrameUses.withLock { $0 }
     )

@@ -37,7 +37,11 @@ struct SlotState {
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
   /// made by the first of them (most builds have no waiter, and allocate none).
   private struct Building {
-    let owner: BuildContext
+    /// Unowned and unchecked: a context ends every build it claims (built or failed, stale or
+    /// not) before it lets go of itself, so it is alive while any state names it
+    /// (Docs/Design.md, "Memory safety"). Strong, it was retained on the claim and on each
+    /// copy of the state.
+    unowned(unsafe) let owner: BuildContext
     let attempt: Int
     let generation: Int
     var latch: BuildLatch?
@@ -49,8 +53,6 @@ struct SlotState {
   private var pending: [PendingWork] = []
   /// What a factory that resolves its own dependencies resolved in past builds.
   private(set) var observed: [AnyServiceKey] = []
-  /// A transient service's recorded makings (``Recorder``), from its first.
-  var transients: TransientTally?
   /// How many resets reached this service (and, for a weak one, how many times it was built
   /// anew after its object went): the generation its next build makes.
   private(set) var generation = 0
@@ -179,7 +181,12 @@ struct SlotState {
     } else {
       state = .ready
     }
-    delivering = !pending.isEmpty
+    // Most builds have no queued work: nothing to hand over, no array copied or replaced.
+    if pending.isEmpty {
+      delivering = false
+      return Ending(wake: latch?.finish(.built(value)), deliver: [], value: value)
+    }
+    delivering = true
     defer { pending = [] }
     return Ending(wake: latch?.finish(.built(value)), deliver: pending, value: value)
   }
