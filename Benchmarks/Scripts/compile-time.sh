@@ -9,6 +9,9 @@
 #   Benchmarks/Scripts/compile-time.sh --sizes "100 300"
 #   Benchmarks/Scripts/compile-time.sh --split 100  the registrations in functions of 100 each
 #   Benchmarks/Scripts/compile-time.sh --onone      a debug build (-Onone) instead
+#   Benchmarks/Scripts/compile-time.sh --shape layers  services in chains of ten (S(i) needs
+#                                                   S(i-1) unless i is a multiple of ten)
+#                                                   rather than one chain of N
 #   Benchmarks/Scripts/compile-time.sh --keep DIR   keeps the generated files in DIR
 #   Benchmarks/Scripts/compile-time.sh --modules DIR  uses the modules in DIR (a copy of the
 #                                                   build's, to compare two builds) and builds
@@ -29,12 +32,13 @@ cd "$(dirname "$0")/.."
 
 usage() {
   echo "usage: Scripts/compile-time.sh [--quick] [--sizes \"N …\"] [--split K] [--onone]" \
-    "[--keep DIR] [--modules DIR] [--output FILE]" >&2
+    "[--shape chain|layers] [--keep DIR] [--modules DIR] [--output FILE]" >&2
   exit 64
 }
 
 sizes=(200 1000 2000)
 split=0
+shape=chain
 optimization=-O
 keep=""
 module_dir=""
@@ -53,6 +57,11 @@ while [[ $# -gt 0 ]]; do
       shift
       ;;
     --onone) optimization=-Onone ;;
+    --shape)
+      [[ $# -ge 2 && ($2 == chain || $2 == layers) ]] || usage
+      shape=$2
+      shift
+      ;;
     --keep)
       [[ $# -ge 2 ]] || usage
       keep=$2
@@ -109,6 +118,13 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
+# Whether service `i` needs nothing: the first of the chain, or of each chain of ten (the
+# type descriptor of a service names its stored property's type: how long the chains are is
+# how far the compiler's walks from one service's metadata go).
+isRoot() {
+  [[ $1 -eq 0 || ($shape == layers && $(($1 % 10)) -eq 0) ]]
+}
+
 # Writes the composition root of `form` with `n` services to standard output.
 generate() {
   local form=$1 n=$2 i
@@ -126,9 +142,12 @@ generate() {
     *) echo "import Deferred" ;;
   esac
   echo
-  echo "final class S0: Sendable { init() {} }"
-  for ((i = 1; i < n; i++)); do
-    echo "final class S$i: Sendable { let dep: S$((i - 1)); init(dep: S$((i - 1))) { self.dep = dep } }"
+  for ((i = 0; i < n; i++)); do
+    if isRoot "$i"; then
+      echo "final class S$i: Sendable { init() {} }"
+    else
+      echo "final class S$i: Sendable { let dep: S$((i - 1)); init(dep: S$((i - 1))) { self.dep = dep } }"
+    fi
   done
   local signature throws=""
   case $form in
@@ -151,36 +170,36 @@ generate() {
     local previous="S$((i - 1))"
     case $form in
       DeferredParameters)
-        if ((i == 0)); then
-          echo "  try c.register(S0.self, S0.init)"
+        if isRoot "$i"; then
+          echo "  try c.register(S$i.self, S$i.init)"
         else
           echo "  try c.register(S$i.self, S$i.init(dep:))"
         fi
         ;;
       DeferredClosure)
-        if ((i == 0)); then
-          echo "  try c.register(S0.self) { S0() }"
+        if isRoot "$i"; then
+          echo "  try c.register(S$i.self) { S$i() }"
         else
           echo "  try c.register(S$i.self) { (d: $previous) in S$i(dep: d) }"
         fi
         ;;
       DeferredResolver)
-        if ((i == 0)); then
-          echo "  try c.register(S0.self) { _ in S0() }"
+        if isRoot "$i"; then
+          echo "  try c.register(S$i.self) { _ in S$i() }"
         else
           echo "  try c.register(S$i.self) { r in try S$i(dep: r.resolve($previous.self)) }"
         fi
         ;;
       Swinject)
-        if ((i == 0)); then
-          echo "  c.register(S0.self) { _ in S0() }"
+        if isRoot "$i"; then
+          echo "  c.register(S$i.self) { _ in S$i() }"
         else
           echo "  c.register(S$i.self) { r in S$i(dep: r.resolve($previous.self)!) }"
         fi
         ;;
       HandWritten)
-        if ((i == 0)); then
-          echo "  c.register(S0.self) { _ in S0() }"
+        if isRoot "$i"; then
+          echo "  c.register(S$i.self) { _ in S$i() }"
         else
           echo "  c.register(S$i.self) { r in S$i(dep: r.resolve($previous.self)) }"
         fi
@@ -218,6 +237,7 @@ done
 
 layout="one function"
 [[ $split -eq 0 ]] || layout="functions of $split registrations"
+[[ $shape == chain ]] || layout="$layout; chains of ten"
 echo "Compile time: the compiler's CPU seconds (user + system), wall-clock seconds in brackets"
 echo "(swiftc -c $optimization -wmo; $layout; each file compiled once, on a machine shared with"
 echo "other work: the figures move from run to run, the wall-clock ones most)"

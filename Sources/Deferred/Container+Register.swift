@@ -58,7 +58,9 @@ extension Container {
     // a generator function with the function's generic signature and attributes: each
     // registration through the form with options specialised two or three more functions that
     // stayed calls (the shim is `@inline(never)`). Benchmarks/README.md, "Compile time". A
-    // shim specialised in the caller's module: see `registerByType`.
+    // shim specialised in the caller's module: see `registerByType`. Factories of up to six
+    // parameters call the overloads of Container+RegisterArity.swift instead, which specialise
+    // nothing in the caller's module.
     try registerByType(nil, .singleton, .onDemand, false, factory)
   }
 
