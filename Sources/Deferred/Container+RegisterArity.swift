@@ -54,7 +54,7 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false,
-      dependencies: [AnyServiceKey(D1.self, name: nil)],
+      dependencies: DependencyList(D1.self),
       factory: .sync { resolver, value in
         value.initialize(to: try factory(resolver.resolve(D1.self)))
       })
@@ -79,7 +79,7 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
       ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false,
-      dependencies: [AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil)],
+      dependencies: DependencyList(D1.self, D2.self),
       factory: .sync { resolver, value in
         value.initialize(to: try factory(resolver.resolve(D1.self), resolver.resolve(D2.self)))
       })

@@ -20,6 +20,16 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     storage = .none
   }
 
+  /// The unnamed key of `type`, kept inline.
+  init(_ type: Any.Type) {
+    storage = .one(type)
+  }
+
+  /// The unnamed keys of `first` and `second`, in order, kept inline.
+  init(_ first: Any.Type, _ second: Any.Type) {
+    storage = .two(first, second)
+  }
+
   /// The keys `keys`, in order.
   init(_ keys: [AnyServiceKey]) {
     storage = keys.isEmpty ? .none : .keys(keys)
