@@ -302,12 +302,10 @@ final class AnyNode: @unchecked Sendable {
 extension Container {
   /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
   fileprivate func areBuilt(_ keys: DependencyList) -> Bool {
-    for key in keys {
-      guard let node = lookup(key), node._withUnsafeGuaranteedRef({ $0.isReady }) else {
-        return false
-      }
+    keys.allSatisfy { key in
+      guard let node = lookup(key) else { return false }
+      return node._withUnsafeGuaranteedRef { $0.isReady }
     }
-    return true
   }
 }
 
