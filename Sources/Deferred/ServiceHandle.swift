@@ -24,7 +24,7 @@ import Synchronization
 ///
 ///   func refresh() async throws {
 ///     let feed = try await api.awaitService().feed()  // suspends while it is built
-///     for item in feed { images.withValue { $0.prefetch(item.imageURL) } }
+///     for item in feed { try images.withValue { $0.prefetch(item.imageURL) } }
 ///   }
 /// }
 /// ```

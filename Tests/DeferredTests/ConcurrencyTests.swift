@@ -126,4 +126,29 @@ import Testing
     #expect(waiter.chain == ["Network", "Storage"])
     #expect(runs["storage"] == 1)
   }
+
+  @Test func transientTalliesAreReadWhileMakingsAreRecordedOnOtherThreads() throws {
+    // Three threads make a transient (the first makings racing to make its tally) while a
+    // fourth takes reports: the counts it sees never fall nor pass what was made, and the
+    // last report counts every making. (Under ThreadSanitizer: no race between the two.)
+    let container = Container(scheduler: ManualScheduler(), clock: ManualClock())
+    try container.register(Parser.self, scope: .transient) { Parser() }
+    let seen = Locked<[Int]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      guard worker == 3 else {
+        for _ in 0..<600 { _ = try? container.resolve(Parser.self) }
+        return
+      }
+      for _ in 0..<100 {
+        let record = container.launchReport().transients.first { $0.service == "Parser" }
+        seen.withLock { $0.append(record?.count ?? 0) }
+      }
+    }
+    let counts = seen.withLock { $0 }
+    #expect(counts == counts.sorted())
+    #expect(counts.allSatisfy { $0 <= 1_800 })
+    let last = container.launchReport().transients.first { $0.service == "Parser" }
+    #expect(last?.count == 1_800)
+    #expect(last?.total == .zero && last?.max == .zero)
+  }
 }

@@ -209,6 +209,50 @@ import Testing
     #expect(result.withLock { $0 } == 9_998)
   }
 
+  @Test func aWalkPastItsFirstFramesFailsWholeAndIsRetried() throws {
+    // Twelve services deep, so that the walk outgrows the frames it keeps on the native stack;
+    // the one in the middle resolves through its resolver, a walk nested in the walk. The
+    // deepest throws once: the error leaves both walks, and every build they claimed is let go.
+    let container = Container()
+    let attempts = Atomic<Int>(0)
+    let runs = Runs()
+    try container.register(box(0)) { _ in
+      runs.tick("0")
+      if attempts.add(1, ordering: .relaxed).newValue == 1 {
+        throw Failure(message: "disk full")
+      }
+      return Box(0)
+    }
+    for index in 1..<12 where index != 6 {
+      try container.register(box(index), dependencies: box(index - 1)) {
+        runs.tick("\(index)")
+        return Box(index, [$0])
+      }
+    }
+    try container.register(box(6)) { resolver in
+      runs.tick("6")
+      return Box(6, [try resolver.resolve(box(5))])
+    }
+    let error = #expect(throws: DeferredError.self) { try container.resolve(box(11)) }
+    #expect(error?.code == .factoryFailed)
+    #expect(error?.service == box(0).description)
+    #expect(error?.chain.count == 12)
+    for index in 0..<12 {
+      let node = try #require(container.node(for: box(index).erased))
+      #expect(node.withState { $0.isIdle }, "box\(index) was left claimed or built")
+    }
+    // Only the deepest ran, and the one that resolves through its resolver.
+    #expect((0..<12).map { runs["\($0)"] } == [1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0])
+    var link: Box? = try container.resolve(box(11))
+    var ids: [Int] = []
+    while let current = link {
+      ids.append(current.id)
+      link = current.dependencies.first
+    }
+    #expect(ids == Array((0..<12).reversed()))
+    #expect((0..<12).map { runs["\($0)"] } == [2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1])
+  }
+
   @Test func requireTrapsWithTheSameMessage() async {
     await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let container = Container()

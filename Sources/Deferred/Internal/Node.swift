@@ -27,8 +27,8 @@ import Synchronization
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
-  // priority, the one-byte fields in the bytes it leaves, and the 17-byte factory last
-  // (231 bytes, a 240-byte block).
+  // priority, the one-byte fields in the bytes it leaves, then the 17-byte factory, and the
+  // transient tally's pointer last (240 bytes).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   let scope: Scope
