@@ -90,8 +90,26 @@ final class TransientTally: @unchecked Sendable {
   @exclusivity(unchecked) private var samples: [UInt64] = []
 
   /// Adds one making of `node` that took `duration`.
+  ///
+  /// The first ``TransientStats/sampleLimit`` makings are counted under the node's lock with
+  /// their sample, so that a report, which reads under the same lock, sees their count, total,
+  /// longest and samples agree; later ones are counted without it.
   func add(_ duration: UInt64, of node: AnyNode) {
-    let made = count.wrappingAdd(1, ordering: .relaxed).newValue
+    if count.load(ordering: .relaxed) < TransientStats.sampleLimit {
+      let sampled = node.withState { _ -> Bool in
+        guard count.load(ordering: .relaxed) < TransientStats.sampleLimit else { return false }
+        tally(duration)
+        samples.append(duration)
+        return true
+      }
+      if sampled { return }
+    }
+    tally(duration)
+  }
+
+  @inline(__always)
+  private func tally(_ duration: UInt64) {
+    count.wrappingAdd(1, ordering: .relaxed)
     total.wrappingAdd(duration, ordering: .relaxed)
     var seen = longest.load(ordering: .relaxed)
     while duration > seen {
@@ -100,17 +118,18 @@ final class TransientTally: @unchecked Sendable {
       if exchanged { break }
       seen = original
     }
-    if made <= TransientStats.sampleLimit { node.withState { _ in samples.append(duration) } }
   }
 
   /// The makings so far, of `node`.
   func stats(of node: AnyNode) -> TransientStats {
-    var stats = TransientStats()
-    stats.count = count.load(ordering: .relaxed)
-    stats.total = total.load(ordering: .relaxed)
-    stats.max = longest.load(ordering: .relaxed)
-    stats.samples = node.withState { _ in samples }
-    return stats
+    node.withState { _ in
+      var stats = TransientStats()
+      stats.count = count.load(ordering: .relaxed)
+      stats.total = total.load(ordering: .relaxed)
+      stats.max = longest.load(ordering: .relaxed)
+      stats.samples = samples
+      return stats
+    }
   }
 }
 
@@ -180,8 +199,9 @@ final class Recorder: Sendable {
     let (exchanged, found) = node.transientTally.compareExchange(
       expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
     if exchanged {
-      transients.withLock { $0.append(TransientEntry(node: node, tally: made)) }
+      // Counted before it is listed: a report never lists a transient made no time.
       made.add(duration, of: node)
+      transients.withLock { $0.append(TransientEntry(node: node, tally: made)) }
     } else if let found {
       found._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
     }
