@@ -536,8 +536,8 @@ struct LaunchSchedule {
         guard let found = owner.lookup(key) else { continue }
         // Built ones, the most, are passed over without retaining their node.
         if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
-        let dependency = found.takeUnretainedValue()
-        if let scheduled = entries[dependency] {
+        // Looked up without retaining the node: it is retained only to be gone through.
+        if let scheduled = found._withUnsafeGuaranteedRef({ entries[$0] }) {
           guard scheduled !== entry, scheduled.priority.stage <= stage, !scheduled.isFinished,
             scheduled.gatedBy != call
           else { continue }
@@ -550,6 +550,7 @@ struct LaunchSchedule {
           gates += 1
           continue
         }
+        let dependency = found.takeUnretainedValue()
         let id = ObjectIdentifier(dependency)
         if seen.count < 16 {
           guard !seen.contains(id) else { continue }
@@ -1175,7 +1176,7 @@ struct EntryTable {
 
   /// Adds an entry; its node must have none yet.
   mutating func insert(_ entry: LaunchSchedule.Entry) {
-    reserveCapacity(count + 1)
+    if (count + 1) * 2 > slots.count { reserveCapacity(count + 1) }
     Self.place(entry, in: &slots)
     count += 1
   }
