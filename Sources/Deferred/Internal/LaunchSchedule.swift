@@ -276,13 +276,18 @@ struct LaunchSchedule {
     milestones.firstFrame = now
     let nodes = nodes()
     var delays: Set<Duration> = []
+    var lastDelay: Duration?
     var added: [Entry] = []
     added.reserveCapacity(nodes.count)
     entries.reserveCapacity(entries.count + nodes.count)
     for (order, node) in nodes.enumerated() {
       guard let (entry, delay) = addEntry(node, order: order) else { continue }
       added.append(entry)
-      if let delay { delays.insert(delay) }
+      // Idle services share a few delays: a delay like the last one is not hashed again.
+      if let delay, delay != lastDelay {
+        delays.insert(delay)
+        lastDelay = delay
+      }
     }
     // The gates' edges, as the index of the entry gated on, grouped by the entry gated (in
     // `added` order): one list, made into the lists of dependents once.
