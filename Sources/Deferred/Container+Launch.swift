@@ -288,6 +288,9 @@ extension Container {
   /// one build and starting the next take the launch lock once.
   private func runScheduled(_ first: LaunchSchedule.Entry, qos: BuildQoS?) {
     var next = schedule { schedule in started(schedule.start(first, now: clock.now())) }
+    // One thread, one lane: a main-lane build carries on with nothing, so the context of the
+    // first build is every build's.
+    var lastContext: BuildContext?
     while let run = next {
       guard !run.entry.isAsync else {
         Task {
@@ -305,7 +308,9 @@ extension Container {
         return
       }
       // A main-lane build runs on the main actor: as its context, whichever thread drains it.
-      let context = run.entry.isMainLane ? BuildContext.mainActor : BuildContext.current
+      let context =
+        lastContext ?? (run.entry.isMainLane ? BuildContext.mainActor : BuildContext.current)
+      lastContext = context
       run.prepare(context)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {
@@ -328,16 +333,15 @@ extension Container {
     _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: BuildQoS?
   ) -> ScheduledRun? {
     let now = clock.now()
-    var work = schedule { schedule in
-      let work = schedule.finish(run.entry, outcome, carryingOn: qos, now: now)
+    let (next, work) = schedule { schedule in
+      let ended = schedule.finishCarrying(run.entry, outcome, carryingOn: qos, now: now)
       // Counted in the same acquisition as the start, as `started` does.
-      if work.next != nil { runningBuilds.enter() }
-      return work
+      if ended.next != nil { runningBuilds.enter() }
+      return ended
     }
     runningBuilds.leave()
-    let next = work.next
-    work.next = nil
-    perform(work)
+    // The common end of a build asks for nothing but the next build.
+    if let work { perform(work) }
     return next
   }
 

@@ -72,9 +72,11 @@ struct LaunchSchedule {
     case failed
   }
 
-  /// One deferred build: a reference, so that updating one never copies another's list of
-  /// dependents, and so that the schedule links entries to each other, not to dictionary keys.
-  /// Read and written only under the launch lock; a job holds one to name its build.
+  /// One deferred build: a reference, so that the schedule links entries to each other, not to
+  /// dictionary keys. Its dependents are a range of the schedule's one list of the first
+  /// frame's dependents (made once, no list per entry), plus a list of its own for those
+  /// gated on it later. Read and written only under the launch lock; a job holds one to name
+  /// its build.
   ///
   /// Safety: its mutable fields are touched only under the launch lock, which is also why they
   /// skip the runtime's exclusivity checks (a call into the runtime at every access: the
@@ -102,7 +104,16 @@ struct LaunchSchedule {
     @exclusivity(unchecked) var position = -1
     /// Scheduled dependencies not built yet.
     @exclusivity(unchecked) fileprivate(set) var gates = 0
-    @exclusivity(unchecked) fileprivate(set) var dependents: [Entry] = []
+    /// Its first-frame dependents: `dependentsCount` of the schedule's `dependentList` from
+    /// `dependentsStart`.
+    @exclusivity(unchecked) fileprivate var dependentsStart = 0
+    @exclusivity(unchecked) fileprivate var dependentsCount = 0
+    /// Dependents gated on it after the first frame (registered late): most have none.
+    @exclusivity(unchecked) fileprivate var laterDependents: [Entry] = []
+    /// Its place among the first frame's entries while the schedule is made, or -1.
+    @exclusivity(unchecked) fileprivate var index = -1
+    /// The last `gate` call that gated an entry on it: an entry is gated on it once.
+    @exclusivity(unchecked) fileprivate var gatedBy = -1
     /// For idle services: released by their delay or by the app saying it is idle.
     @exclusivity(unchecked) fileprivate(set) var released: Bool
     @exclusivity(unchecked) fileprivate(set) var status = Status.blocked
@@ -174,6 +185,11 @@ struct LaunchSchedule {
   /// instead of every entry.
   private var unreleased: [Entry] = []
   private var gateThrough: [AnyNode] = []
+  /// Numbers the `gate` calls, for ``Entry/gatedBy``.
+  private var gateCalls = 0
+  /// The first frame's dependents, entry by entry (``Entry/dependentsStart``): made once, at
+  /// the first frame, in the order they were gated.
+  private var dependentList: [Entry] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
   /// What past launches cost, to run the longest remaining path first; `nil`: registration
@@ -260,17 +276,29 @@ struct LaunchSchedule {
     milestones.firstFrame = now
     let nodes = nodes()
     var delays: Set<Duration> = []
+    var lastDelay: Duration?
     var added: [Entry] = []
     added.reserveCapacity(nodes.count)
     entries.reserveCapacity(entries.count + nodes.count)
     for (order, node) in nodes.enumerated() {
       guard let (entry, delay) = addEntry(node, order: order) else { continue }
       added.append(entry)
-      if let delay { delays.insert(delay) }
+      // Idle services share a few delays: a delay like the last one is not hashed again.
+      if let delay, delay != lastDelay {
+        delays.insert(delay)
+        lastDelay = delay
+      }
     }
-    for entry in added { gate(entry) }
-    Self.ungateCycles(among: added)
-    if history != nil { rankByLongestPath(added) }
+    // The gates' edges, as the index of the entry gated on, grouped by the entry gated (in
+    // `added` order): one list, made into the lists of dependents once.
+    var edges: [Int] = []
+    edges.reserveCapacity(added.count * 2)
+    for (index, entry) in added.enumerated() { entry.index = index }
+    for entry in added { gate(entry, edges: &edges, recording: true) }
+    // Every gate on an entry registered earlier: no cycle, and `added` is a topological order.
+    let forward = linkDependents(added, edges: edges)
+    if !forward { ungateCycles(among: added) }
+    if history != nil { rankByLongestPath(added, topological: forward) }
     placeInRankOrder(added)
     for entry in added { makeReady(entry, at: now) }
     var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
@@ -288,7 +316,8 @@ struct LaunchSchedule {
     else { return LaunchWork() }
     // A new entry has no dependents yet: it can close no loop but through itself, which
     // `gate` leaves out. Its path is its own cost: the first frame's paths are not made again.
-    gate(entry)
+    var noEdges: [Int] = []
+    gate(entry, edges: &noEdges, recording: false)
     if let (unknownCost, longest) = pathScale {
       entry.minorRank = Self.pathRank(
         path: cost(of: entry) ?? unknownCost, longest: longest, order: entry.order)
@@ -380,8 +409,10 @@ struct LaunchSchedule {
       return nil
     }
     entry.status = .running
+    // No flags, the common launch: nothing to retain and release for each build.
     return ScheduledRun(
-      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt, flags: flags)
+      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt,
+      flags: flags.isEmpty ? nil : flags)
   }
 
   /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
@@ -390,33 +421,57 @@ struct LaunchSchedule {
   mutating func finish(
     _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
-    guard entry.status == .running else { return LaunchWork() }
+    let (next, work) = finishCarrying(entry, outcome, carryingOn: qos, now: now)
+    var result = work ?? LaunchWork()
+    result.next = next
+    return result
+  }
+
+  /// ``finish(_:_:carryingOn:now:)``, with the build to run next apart from the rest of the
+  /// work, and no work (`nil`) when there is nothing else to do: the common end of a build
+  /// makes, moves and drops no ``LaunchWork``.
+  mutating func finishCarrying(
+    _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS?, now: UInt64
+  ) -> (next: ScheduledRun?, work: LaunchWork?) {
+    guard entry.status == .running else { return (nil, nil) }
     leaveFlight(entry)
     remaining -= 1
     switch outcome {
     case .built:
       entry.status = .built
-      for dependent in entry.dependents {
+      var index = entry.dependentsStart
+      let end = index + entry.dependentsCount
+      while index < end {
+        let dependent = dependentList[index]
         dependent.gates -= 1
         makeReady(dependent, at: now)
+        index += 1
+      }
+      if !entry.laterDependents.isEmpty {
+        for dependent in entry.laterDependents {
+          dependent.gates -= 1
+          makeReady(dependent, at: now)
+        }
       }
     case .failed:
       entry.status = .failed
-      var queue = entry.dependents
+      var queue = dependents(of: entry)
       while let dependent = queue.popLast() {
         guard dependent.isPending else { continue }
         if dependent.status == .submitted { leaveFlight(dependent) }
         dependent.status = .skipped
         remaining -= 1
-        queue += dependent.dependents
+        queue += dependents(of: dependent)
       }
     }
     var carried: Entry?
     let submit = takeSubmittable(carryingOn: qos, carried: &carried)
-    // Made whole at once: filled in field by field, the common work was copied on its way out.
-    var work = LaunchWork(submit: submit, next: carried.flatMap { start($0, now: now) })
-    if phase == .deferring && remaining == 0 { completeIfDone(&work, at: now) }
-    return work
+    let next = carried.flatMap { start($0, now: now) }
+    let completes = phase == .deferring && remaining == 0
+    guard !submit.isEmpty || completes else { return (next, nil) }
+    var work = LaunchWork(submit: submit, next: nil)
+    if completes { completeIfDone(&work, at: now) }
+    return (next, work)
   }
 
   // MARK: - Inside
@@ -457,10 +512,16 @@ struct LaunchSchedule {
   /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
   /// (iteratively), that run in the same stage or before it, and that are not itself.
   ///
+  /// At the first frame (`recording`), each gate is recorded as the index of the entry gated
+  /// on, and ``linkDependents(_:edges:)`` makes the lists of dependents once; later, `entry`
+  /// joins the ``Entry/laterDependents`` of each.
+  ///
   /// One loop over the dependencies' keys, with no closure (a closure's captured counters were
   /// checked for exclusive access at each use); the unscheduled nodes gone through are kept in
   /// a short list, and in a set only past a few.
-  private mutating func gate(_ entry: Entry) {
+  private mutating func gate(_ entry: Entry, edges: inout [Int], recording: Bool) {
+    gateCalls += 1
+    let call = gateCalls
     var gates = 0
     var seen: [ObjectIdentifier] = []
     var through: [AnyNode] = []
@@ -480,18 +541,21 @@ struct LaunchSchedule {
         guard let found = owner.lookup(key) else { continue }
         // Built ones, the most, are passed over without retaining their node.
         if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
-        let dependency = found.takeUnretainedValue()
-        if let scheduled = entries[dependency] {
-          // Only this call adds `entry` to lists of dependents: if it is in one, it is last.
+        // Looked up without retaining the node: it is retained only to be gone through.
+        if let scheduled = found._withUnsafeGuaranteedRef({ entries[$0] }) {
           guard scheduled !== entry, scheduled.priority.stage <= stage, !scheduled.isFinished,
-            scheduled.dependents.last !== entry
+            scheduled.gatedBy != call
           else { continue }
-          // Room for a few at once: most entries have one to a handful of dependents.
-          if scheduled.dependents.isEmpty { scheduled.dependents.reserveCapacity(4) }
-          scheduled.dependents.append(entry)
+          scheduled.gatedBy = call
+          if recording {
+            edges.append(scheduled.index)
+          } else {
+            scheduled.laterDependents.append(entry)
+          }
           gates += 1
           continue
         }
+        let dependency = found.takeUnretainedValue()
         let id = ObjectIdentifier(dependency)
         if seen.count < 16 {
           guard !seen.contains(id) else { continue }
@@ -508,11 +572,62 @@ struct LaunchSchedule {
     entry.gates += gates
   }
 
+  /// Makes the first frame's lists of dependents from the gates' `edges` (the index in `added`
+  /// of each entry gated on, grouped by the entry gated, in `added` order): one list for all,
+  /// each entry's dependents a range of it, in the order they were gated (a counting sort).
+  /// Returns whether every entry is gated only on entries before it in `added`: then no gate
+  /// closes a cycle, and `added` is in topological order.
+  private mutating func linkDependents(_ added: [Entry], edges: [Int]) -> Bool {
+    // Made once: the first frame comes once, and later gates go to `laterDependents`.
+    guard !edges.isEmpty, dependentList.isEmpty else { return edges.isEmpty }
+    var forward = true
+    for index in edges { added[index].dependentsCount += 1 }
+    var start = 0
+    for entry in added {
+      entry.dependentsStart = start
+      start += entry.dependentsCount
+      entry.dependentsCount = 0
+    }
+    dependentList = [Entry](unsafeUninitializedCapacity: edges.count) { buffer, count in
+      let base = buffer.baseAddress.unsafelyUnwrapped
+      var edge = 0
+      for entry in added {
+        // Before any is ungated, an entry's gates are its edges, in order.
+        for _ in 0..<entry.gates {
+          if edges[edge] >= entry.index { forward = false }
+          let gatedOn = added[edges[edge]]
+          (base + gatedOn.dependentsStart + gatedOn.dependentsCount).initialize(to: entry)
+          gatedOn.dependentsCount += 1
+          edge += 1
+        }
+      }
+      count = edges.count
+    }
+    return forward
+  }
+
+  /// How many entries are gated on `entry`.
+  private func dependentCount(of entry: Entry) -> Int {
+    entry.dependentsCount + entry.laterDependents.count
+  }
+
+  /// The dependent of `entry` at `index`, in `0 ..< dependentCount(of: entry)`.
+  private func dependent(of entry: Entry, at index: Int) -> Entry {
+    index < entry.dependentsCount
+      ? dependentList[entry.dependentsStart + index]
+      : entry.laterDependents[index - entry.dependentsCount]
+  }
+
+  /// Every entry gated on `entry`, in a list of its own (for the rare paths).
+  private func dependents(of entry: Entry) -> [Entry] {
+    (0..<dependentCount(of: entry)).map { dependent(of: entry, at: $0) }
+  }
+
   /// Removes the gates between entries on one cycle (a strongly connected component of the
   /// gates, found iteratively with Tarjan's algorithm, when a first count shows some entry
   /// would never be ready): none would ever be ready. Each then
   /// runs, and its build fails with the cycle; entries gated on them wait for that.
-  private static func ungateCycles(among entries: [Entry]) {
+  private mutating func ungateCycles(among entries: [Entry]) {
     // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
     // `low`): with no cycle, the common case, nothing more is done.
     var unblocked: [Entry] = []
@@ -524,7 +639,8 @@ struct LaunchSchedule {
     var reached = 0
     while let entry = unblocked.popLast() {
       reached += 1
-      for dependent in entry.dependents {
+      for index in 0..<dependentCount(of: entry) {
+        let dependent = self.dependent(of: entry, at: index)
         dependent.low -= 1
         if dependent.low == 0 { unblocked.append(dependent) }
       }
@@ -542,12 +658,12 @@ struct LaunchSchedule {
       stack.append(entry)
       path.append((entry, 0))
     }
-    for root in entries where root.visit < 0 && !root.dependents.isEmpty {
+    for root in entries where root.visit < 0 && dependentCount(of: root) > 0 {
       open(root)
       while let (entry, next) = path.last {
-        if next < entry.dependents.count {
+        if next < dependentCount(of: entry) {
           path[path.count - 1].next += 1
-          let dependent = entry.dependents[next]
+          let dependent = self.dependent(of: entry, at: next)
           if dependent.visit < 0 {
             open(dependent)
           } else if dependent.onStack {
@@ -568,7 +684,18 @@ struct LaunchSchedule {
         guard members.count > 1 else { continue }
         let component = Set(members.lazy.map(ObjectIdentifier.init))
         for member in members {
-          member.dependents.removeAll { dependent in
+          var kept = 0
+          for index in member.dependentsStart..<member.dependentsStart + member.dependentsCount {
+            let dependent = dependentList[index]
+            if component.contains(ObjectIdentifier(dependent)) {
+              dependent.gates -= 1
+            } else {
+              dependentList[member.dependentsStart + kept] = dependent
+              kept += 1
+            }
+          }
+          member.dependentsCount = kept
+          member.laterDependents.removeAll { dependent in
             guard component.contains(ObjectIdentifier(dependent)) else { return false }
             dependent.gates -= 1
             return true
@@ -673,7 +800,10 @@ struct LaunchSchedule {
   /// ones: a guess that neither sends it last (zero would, however long the chain it heads) nor
   /// first. With no launch remembered, or no service known, the ranks stay registration order.
   /// Stage and quality of service stay the major keys: a path orders builds within a class.
-  private mutating func rankByLongestPath(_ entries: [Entry]) {
+  ///
+  /// `topological`: `entries` are in topological order already (each after those it is gated
+  /// on), and Kahn's sort is not needed.
+  private mutating func rankByLongestPath(_ entries: [Entry], topological: Bool) {
     // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
     guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
     // Each entry's cost in `minorRank` for now (unknown: `.max`), its gates left in `low`.
@@ -695,9 +825,11 @@ struct LaunchSchedule {
     known.sort()
     let unknownCost = known[(known.count - 1) / 2]
     // Kahn's order: gates come only from these entries, and no cycle is left among them.
-    var next = 0
+    if topological { sorted = entries }
+    var next = topological ? sorted.count : 0
     while next < sorted.count {
-      for dependent in sorted[next].dependents {
+      for index in 0..<dependentCount(of: sorted[next]) {
+        let dependent = self.dependent(of: sorted[next], at: index)
         dependent.low -= 1
         if dependent.low == 0 { sorted.append(dependent) }
       }
@@ -706,7 +838,9 @@ struct LaunchSchedule {
     var longest: UInt64 = 0
     for entry in sorted.reversed() {
       var tail: UInt64 = 0
-      for dependent in entry.dependents { tail = max(tail, dependent.minorRank) }
+      for index in 0..<dependentCount(of: entry) {
+        tail = max(tail, dependent(of: entry, at: index).minorRank)
+      }
       let cost = entry.minorRank == .max ? unknownCost : entry.minorRank
       let (path, overflow) = cost.addingReportingOverflow(tail)
       entry.minorRank = overflow ? .max - 1 : path
@@ -885,12 +1019,17 @@ struct ScheduledRun: Sendable {
   var node: AnyNode { entry.node }
   let qos: BuildQoS
   let readyAt: UInt64?
-  let flags: Set<LaunchFlag>
+  /// The launch's flags, `nil` if it has none.
+  let flags: Set<LaunchFlag>?
 
   /// Sets `context` up for this build.
   func prepare(_ context: BuildContext) {
     context.trigger = .scheduled
-    context.flags = flags
+    if let flags {
+      context.flags = flags
+    } else if !context.flags.isEmpty {
+      context.flags = []
+    }
     context.scheduled = node
     context.qos = qos
     context.readyAt = readyAt
@@ -1042,7 +1181,7 @@ struct EntryTable {
 
   /// Adds an entry; its node must have none yet.
   mutating func insert(_ entry: LaunchSchedule.Entry) {
-    reserveCapacity(count + 1)
+    if (count + 1) * 2 > slots.count { reserveCapacity(count + 1) }
     Self.place(entry, in: &slots)
     count += 1
   }
