@@ -27,8 +27,8 @@ import Synchronization
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
-  // priority, the one-byte fields in the bytes it leaves, and the 17-byte factory last
-  // (231 bytes, a 240-byte block).
+  // factory, the 5-byte priority and the one-byte fields in the bytes it leaves, and the
+  // 33-byte slot state last (177 bytes).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   let scope: Scope
@@ -41,9 +41,10 @@ final class AnyNode: @unchecked Sendable {
   @usableFromInline unowned(unsafe) let owner: Container
   /// The built singleton.
   @usableFromInline let value: ValueCell
-  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
-  /// without the lock, so the runtime's exclusivity checks are off.
-  @exclusivity(unchecked) private var slot = SlotState()
+  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
+  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
+  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
+  let factory: Factory
   let priority: Priority
   /// The scope's kind, which the build paths test.
   let kind: ScopeKind
@@ -54,7 +55,9 @@ final class AnyNode: @unchecked Sendable {
   let isMainActor: Bool
   /// ``wasResolved``, ``wasNeeded`` and ``holdsValue``, a bit each: one byte, not three.
   fileprivate let flags = Atomic<UInt8>(0)
-  let factory: Factory
+  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
+  /// without the lock, so the runtime's exclusivity checks are off.
+  @exclusivity(unchecked) private var slot = SlotState()
 
   /// Set the first time the built value is handed out to the app (a resolve from outside the
   /// container's factories, or a handle): a service built in the background and never handed
@@ -92,9 +95,6 @@ final class AnyNode: @unchecked Sendable {
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
   }
-  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
-  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
-  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
 
   /// Runs `body` with the node's state, under its lock.
   @inline(__always)
