@@ -116,7 +116,7 @@ extension Container {
       case .afterFirstFrame: allCritical = false
       case .idle(let delay):
         allCritical = false
-        idle = max(idle ?? delay, delay)
+        idle = max(idle ?? delay.duration, delay.duration)
       }
     }
     if allCritical { return .critical }

@@ -17,7 +17,8 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
     case critical
     case afterFirstFrame(BuildQoS)
-    case idle(Duration)
+    /// The delay is kept in ``IdleDelay``'s table, like a condition's branches.
+    case idle(IdleDelay)
     case onDemand
     /// Depends on the launch: the flag and the two branches are kept in ``Condition``'s table.
     case when(Condition)
@@ -25,7 +26,8 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
 
   // A plain value (`_isPOD`), with nothing to retain or release: every registration passes
   // one, and a composition root of many registrations copied and destroyed a non-trivial one
-  // around each call (Benchmarks/README.md, "Compile time").
+  // around each call (Benchmarks/README.md, "Compile time"). Five bytes (a 32-bit index and
+  // the case), not 17 with the idle delay inline: every node and every build record keeps one.
   @usableFromInline let kind: Kind
 
   @inlinable
@@ -52,7 +54,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameter delay: How long after the first frame to wait.
   public static func idle(after delay: Duration = .seconds(10)) -> Priority {
-    Priority(kind: .idle(delay))
+    Priority(kind: .idle(IdleDelay(delay)))
   }
 
   /// A priority that depends on the launch: `then` when the context passed to
@@ -109,7 +111,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
 
   /// For an idle priority: how long after the first frame it waits.
   var idleDelay: Duration? {
-    if case .idle(let delay) = kind { delay } else { nil }
+    if case .idle(let delay) = kind { delay.duration } else { nil }
   }
 
   /// The quality of service of the queue that builds it in the background.
@@ -127,7 +129,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     switch kind {
     case .critical: "critical"
     case .afterFirstFrame(let qos): "afterFirstFrame(\(qos))"
-    case .idle(let delay): "idle(\(delay))"
+    case .idle(let delay): "idle(\(delay.duration))"
     case .onDemand: "onDemand"
     case .when(let condition):
       "when(\(condition.branches.flag), \(condition.branches.then), otherwise: \(condition.branches.otherwise))"
@@ -198,6 +200,32 @@ struct Condition: Hashable, Sendable {
 
   /// The condition's flag and priorities.
   var branches: Branches { Self.table.withLock { $0.all[Int(index)] } }
+}
+
+/// An idle priority's delay, interned: the priority holds an index into a table of the delays
+/// used, so that it is five bytes, not 17 (a `Duration` is 16). Equal delays have one index, so
+/// the index's equality is the delays'. Made once per registration at most, and read when a
+/// launch schedules the service or a report names it.
+@usableFromInline
+struct IdleDelay: Hashable, Sendable {
+  private static let table = Locked<(all: [Duration], indices: [Duration: UInt32])>(([], [:]))
+
+  /// The index of the delay in `table`.
+  let index: UInt32
+
+  /// The index of `duration`, taken once per distinct delay.
+  init(_ duration: Duration) {
+    index = Self.table.withLock { table in
+      if let index = table.indices[duration] { return index }
+      let index = UInt32(table.all.count)
+      table.all.append(duration)
+      table.indices[duration] = index
+      return index
+    }
+  }
+
+  /// The delay.
+  var duration: Duration { Self.table.withLock { $0.all[Int(index)] } }
 }
 
 /// A fact about one launch that priorities may depend on, such as ``restoringState``.

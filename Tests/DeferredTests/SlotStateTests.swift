@@ -118,10 +118,40 @@ import Testing
     #expect(slot.observed == [key])
   }
 
+  /// The rarely used parts (queued work, observed dependencies, the generation, stale builds)
+  /// live in a box made on first use: a copy of the state is still a value of its own.
+  @Test func aCopyOfTheStateIsIndependentOfItsOriginal() {
+    var slot = SlotState()
+    slot.observe(key)
+    _ = slot.claim(by: builder)
+    _ = slot.reset()
+    var copy = slot
+    copy.observe(ServiceKey<Storage>(name: "other").erased)
+    _ = copy.failed(attempt: 1, DeferredError(.factoryFailed, key: key, chain: [key]))
+    _ = copy.reset()
+    #expect(slot.observed == [key] && slot.generation == 1)
+    #expect(copy.observed.count == 2 && copy.generation == 1)
+    // The stale build is still the original's: it ends apart from its idle state.
+    let ending = slot.built(attempt: 1)
+    #expect(slot.isIdle && ending.deliver.isEmpty)
+    guard case .claimed(attempt: 2, generation: 1) = copy.claim(by: other) else {
+      Issue.record("the copy's stale build ended in the copy only")
+      return
+    }
+    #expect(slot.claim(by: other).isClaimed(generation: 1))
+  }
+
   private var key: AnyServiceKey { ServiceKey<Storage>().erased }
 
   private func isQueued(_ delivery: SlotState.Delivery) -> Bool {
     if case .queued = delivery { return true }
+    return false
+  }
+}
+
+extension SlotState.Claim {
+  fileprivate func isClaimed(generation expected: Int) -> Bool {
+    if case .claimed(_, let generation) = self { return generation == expected }
     return false
   }
 }

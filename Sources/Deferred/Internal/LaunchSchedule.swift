@@ -334,7 +334,7 @@ struct LaunchSchedule {
     guard phase == .deferring || phase == .fullyReady else { return LaunchWork() }
     var kept: [Entry] = []
     for entry in unreleased {
-      guard case .idle(let delay) = entry.priority.kind, limit.map({ delay <= $0 }) ?? true
+      guard case .idle(let delay) = entry.priority.kind, limit.map({ delay.duration <= $0 }) ?? true
       else {
         kept.append(entry)
         continue
@@ -497,7 +497,7 @@ struct LaunchSchedule {
     var delay: Duration?
     switch priority.kind {
     case .afterFirstFrame: break
-    case .idle(let idle): delay = idle
+    case .idle(let idle): delay = idle.duration
     default: return nil
     }
     guard entries[node] == nil else { return nil }

@@ -27,11 +27,10 @@ import Synchronization
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
-  // priority, the one-byte fields in the bytes it leaves, then the 17-byte factory, and the
-  // transient tally's pointer last (240 bytes).
+  // factory, the scope's name, the 5-byte priority and the one-byte fields in the bytes they
+  // leave, and the 33-byte slot state last (169 bytes).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
-  let scope: Scope
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
   /// resolves what it needs itself (its edges are then observed while it runs).
   let dependencies: DependencyList?
@@ -41,9 +40,13 @@ final class AnyNode: @unchecked Sendable {
   @usableFromInline unowned(unsafe) let owner: Container
   /// The built singleton.
   @usableFromInline let value: ValueCell
-  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
-  /// without the lock, so the runtime's exclusivity checks are off.
-  @exclusivity(unchecked) private var slot = SlotState()
+  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
+  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
+  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
+  let factory: Factory
+  /// A named scope's name, as its index in ``ScopeNames`` (0 for any other scope): four bytes
+  /// where the scope was sixteen, beside its kind.
+  private let scopeName: UInt32
   let priority: Priority
   /// The scope's kind, which the build paths test.
   let kind: ScopeKind
@@ -54,7 +57,9 @@ final class AnyNode: @unchecked Sendable {
   let isMainActor: Bool
   /// ``wasResolved``, ``wasNeeded`` and ``holdsValue``, a bit each: one byte, not three.
   fileprivate let flags = Atomic<UInt8>(0)
-  let factory: Factory
+  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
+  /// without the lock, so the runtime's exclusivity checks are off.
+  @exclusivity(unchecked) private var slot = SlotState()
 
   /// Set the first time the built value is handed out to the app (a resolve from outside the
   /// container's factories, or a handle): a service built in the background and never handed
@@ -92,9 +97,6 @@ final class AnyNode: @unchecked Sendable {
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
   }
-  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
-  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
-  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
 
   /// Runs `body` with the node's state, under its lock.
   @inline(__always)
@@ -112,12 +114,26 @@ final class AnyNode: @unchecked Sendable {
     if case .async = factory { isAsync = true } else { isAsync = false }
     self.isMainActor = isMainActor
     self.key = key
-    self.scope = scope
+    if case .named(let name) = scope {
+      scopeName = ScopeNames.index(of: name)
+    } else {
+      scopeName = 0
+    }
     self.kind = scope.kind
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
     self.value = ValueCell(type: key.type)
+  }
+
+  /// The registration's scope, made from its kind and, for a named scope, its name.
+  var scope: Scope {
+    switch kind {
+    case .singleton: .singleton
+    case .transient: .transient
+    case .weak: .weak
+    case .named: .named(ScopeNames.name(at: scopeName))
+    }
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -326,6 +342,26 @@ enum Factory: Sendable {
   ) -> Factory {
     .sync { resolver, destination in destination.initialize(to: try make(resolver)) }
   }
+}
+
+/// The names of the named scopes registered, interned: a node keeps an index (registering a
+/// named-scope service takes this lock once; a reset of the scope reads it once a node).
+enum ScopeNames {
+  private static let table = Locked<(all: [String], indices: [String: UInt32])>(([""], ["": 0]))
+
+  /// The index of `name`, taken once per distinct name.
+  static func index(of name: String) -> UInt32 {
+    table.withLock { table in
+      if let index = table.indices[name] { return index }
+      let index = UInt32(table.all.count)
+      table.all.append(name)
+      table.indices[name] = index
+      return index
+    }
+  }
+
+  /// The name of `index`.
+  static func name(at index: UInt32) -> String { table.withLock { $0.all[Int(index)] } }
 }
 
 /// The locks of every node: a fixed set of mutexes, a node's picked by its address.

@@ -13,6 +13,11 @@ typealias Trigger = BuildTrigger
 
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.
+///
+/// Kept in its smallest form, 112 bytes (it was 176): every build of a launch keeps one until
+/// the container goes. The requesting service is its type and name (its key's hash is made
+/// again for a report), the thread its name and a flag, absent times a sentinel, and attempt
+/// and generation 32 bits each; the one-byte fields pack after the five-byte priority.
 struct RawBuild {
   indirect enum Outcome {
     case built
@@ -20,21 +25,64 @@ struct RawBuild {
     case cancelled
   }
 
+  /// A time that was not taken: `queued` of a build that was not scheduled, `cpu` where the
+  /// clock has no thread CPU time.
+  private static let none = UInt64.max
+
   let node: AnyNode
-  let priority: Priority
-  let trigger: Trigger
-  let requestedBy: AnyServiceKey?
-  let thread: ThreadInfo
-  let qos: BuildQoS?
-  let queued: UInt64?
+  private let requesterType: Any.Type?
+  private let requesterName: String?
+  private let threadName: String
   let start: UInt64
   let end: UInt64
   let nested: UInt64
-  let cpu: UInt64?
+  private let queuedOrNone: UInt64
+  private let cpuOrNone: UInt64
   let outcome: Outcome
-  let attempt: Int
+  private let attempt32: Int32
+  private let generation32: Int32
+  let priority: Priority
+  let trigger: Trigger
+  let qos: BuildQoS?
+  private let isMainThread: Bool
+
+  init(
+    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    thread: ThreadInfo, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
+    nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
+  ) {
+    self.node = node
+    requesterType = requestedBy?.type
+    requesterName = requestedBy?.name
+    threadName = thread.name
+    self.start = start
+    self.end = end
+    self.nested = nested
+    queuedOrNone = queued ?? Self.none
+    cpuOrNone = cpu ?? Self.none
+    self.outcome = outcome
+    attempt32 = Int32(truncatingIfNeeded: attempt)
+    generation32 = Int32(truncatingIfNeeded: generation)
+    self.priority = priority
+    self.trigger = trigger
+    self.qos = qos
+    isMainThread = thread.isMain
+  }
+
+  /// The service whose build needed this one, if any.
+  var requestedBy: AnyServiceKey? {
+    requesterType.map { AnyServiceKey($0, name: requesterName) }
+  }
+  /// The thread that ran the factory.
+  var thread: ThreadInfo { ThreadInfo(isMain: isMainThread, name: threadName) }
+  /// For a scheduled build: how long it waited in its queue.
+  var queued: UInt64? { queuedOrNone == Self.none ? nil : queuedOrNone }
+  /// The thread CPU time the build took, where the clock measures it.
+  var cpu: UInt64? { cpuOrNone == Self.none ? nil : cpuOrNone }
+  /// Which attempt this was.
+  var attempt: Int { Int(attempt32) }
   /// The generation of a held service this build made (0 for any other).
-  var generation = 0
+  var generation: Int { Int(generation32) }
 }
 
 /// One wait for another context's build.

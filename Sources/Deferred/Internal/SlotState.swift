@@ -35,32 +35,105 @@ struct SlotState {
   }
 
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
-  /// made by the first of them (most builds have no waiter, and allocate none).
+  /// made by the first of them (most builds have no waiter, and allocate none). Attempt and
+  /// generation in 32 bits each: the state is 25 bytes, not 33, in every node.
   private struct Building {
     /// Unowned and unchecked: a context ends every build it claims (built or failed, stale or
     /// not) before it lets go of itself, so it is alive while any state names it
     /// (Docs/Design.md, "Memory safety"). Strong, it was retained on the claim and on each
     /// copy of the state.
     unowned(unsafe) let owner: BuildContext
-    let attempt: Int
-    let generation: Int
+    private let attempt32: Int32
+    private let generation32: Int32
     var latch: BuildLatch?
+
+    init(owner: BuildContext, attempt: Int, generation: Int) {
+      self.owner = owner
+      attempt32 = Int32(truncatingIfNeeded: attempt)
+      generation32 = Int32(truncatingIfNeeded: generation)
+    }
+
+    var attempt: Int { Int(attempt32) }
+    var generation: Int { Int(generation32) }
   }
 
+  /// The parts of the state most services never use (queued work, observed dependencies, a
+  /// generation after a reset, stale builds), in a box made on first use: one word in every
+  /// node instead of 33 bytes. Copied on write, so the state stays a value.
+  private final class Rare {
+    var pending: [PendingWork] = []
+    var observed: [AnyServiceKey] = []
+    var generation = 0
+    var stale: [Building] = []
+    var delivering = false
+
+    func copy() -> Rare {
+      let copy = Rare()
+      copy.pending = pending
+      copy.observed = observed
+      copy.generation = generation
+      copy.stale = stale
+      copy.delivering = delivering
+      return copy
+    }
+  }
+
+  // The box first and the state last, so that the node packs its own small fields in the
+  // bytes after the state.
+  private var rare: Rare?
   private var state = State.idle(attempts: 0)
+
+  /// The box, made if there is none, and unshared (copied if another state holds it).
+  private mutating func unsharedRare() -> Rare {
+    guard var box = rare else {
+      let made = Rare()
+      rare = made
+      return made
+    }
+    rare = nil
+    if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+    rare = box
+    return box
+  }
+
   /// Work handed to the service before it was built (or while earlier work is being handed
   /// over), delivered in order once it is.
-  private var pending: [PendingWork] = []
+  private var pending: [PendingWork] { rare?.pending ?? [] }
   /// What a factory that resolves its own dependencies resolved in past builds.
-  private(set) var observed: [AnyServiceKey] = []
+  var observed: [AnyServiceKey] { rare?.observed ?? [] }
   /// How many resets reached this service (and, for a weak one, how many times it was built
   /// anew after its object went): the generation its next build makes.
-  private(set) var generation = 0
+  var generation: Int { rare?.generation ?? 0 }
   /// Builds begun before a reset, still running: they end apart from the state.
-  private var stale: [Building] = []
-  /// Whether a thread is handing `pending` to its queues. Last, so that the node packs its
-  /// own one-byte fields after it.
-  private var delivering = false
+  private var stale: [Building] { rare?.stale ?? [] }
+  /// Whether a thread is handing `pending` to its queues.
+  private var delivering: Bool { rare?.delivering ?? false }
+
+  /// Takes the queued work, leaving none, and notes whether a thread now hands it over.
+  private mutating func takePending(delivering: Bool) -> [PendingWork] {
+    guard rare != nil else { return [] }
+    let box = unsharedRare()
+    box.delivering = delivering
+    defer { box.pending = [] }
+    return box.pending
+  }
+
+  private mutating func enqueue(_ work: [PendingWork], ahead: Bool) {
+    let box = unsharedRare()
+    box.pending.insert(contentsOf: work, at: ahead ? 0 : box.pending.endIndex)
+  }
+
+  private mutating func nextGeneration() {
+    unsharedRare().generation += 1
+  }
+
+  /// Removes the stale build of `attempt`, if there is one.
+  private mutating func removeStale(attempt: Int) -> Building? {
+    guard let stale = rare?.stale, !stale.isEmpty,
+      let index = stale.firstIndex(where: { $0.attempt == attempt })
+    else { return nil }
+    return unsharedRare().stale.remove(at: index)
+  }
 
   /// What a context gets when it asks to build the service.
   enum Claim {
@@ -105,7 +178,7 @@ struct SlotState {
     case .held(.weak(let reference), let attempts):
       if let object = reference.object { return .ready(.object(object)) }
       // The last holder let it go: built anew, as a new generation.
-      generation += 1
+      nextGeneration()
       return start(by: context, attempt: attempts + 1)
     case .retired(let replacement):
       return .replaced(replacement)
@@ -165,15 +238,12 @@ struct SlotState {
   /// alone: its value goes to its waiters, and to work queued before the reset if no new
   /// build has begun.
   mutating func built(attempt: Int, storing: Stored? = nil, value: Held? = nil) -> Ending {
-    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
-      let building = stale.remove(at: index)
+    if let building = removeStale(attempt: attempt) {
       let wake = building.latch?.finish(.built(value))
       guard case .idle = state, !delivering, !pending.isEmpty else {
         return Ending(wake: wake, deliver: [], value: value)
       }
-      delivering = true
-      defer { pending = [] }
-      return Ending(wake: wake, deliver: pending, value: value)
+      return Ending(wake: wake, deliver: takePending(delivering: true), value: value)
     }
     let latch = end(attempt: attempt)
     if let storing {
@@ -181,21 +251,21 @@ struct SlotState {
     } else {
       state = .ready
     }
-    // Most builds have no queued work: nothing to hand over, no array copied or replaced.
+    // Most builds have no queued work (and no box): nothing to hand over, no array copied or
+    // replaced.
     if pending.isEmpty {
-      delivering = false
+      if delivering { unsharedRare().delivering = false }
       return Ending(wake: latch?.finish(.built(value)), deliver: [], value: value)
     }
-    delivering = true
-    defer { pending = [] }
-    return Ending(wake: latch?.finish(.built(value)), deliver: pending, value: value)
+    return Ending(
+      wake: latch?.finish(.built(value)), deliver: takePending(delivering: true), value: value)
   }
 
   /// Ends the build under way with a failure: the next resolve tries again. Queued work stays
   /// queued until a later build succeeds.
   mutating func failed(attempt: Int, _ error: DeferredError) -> DispatchGroup? {
-    if !stale.isEmpty, let index = stale.firstIndex(where: { $0.attempt == attempt }) {
-      return stale.remove(at: index).latch?.finish(.failed(error))
+    if let building = removeStale(attempt: attempt) {
+      return building.latch?.finish(.failed(error))
     }
     let latch = end(attempt: attempt)
     state = .idle(attempts: attempt)
@@ -215,12 +285,13 @@ struct SlotState {
   mutating func reset() -> Stored? {
     switch state {
     case .held(let stored, let attempts):
-      generation += 1
+      nextGeneration()
       state = .idle(attempts: attempts)
       return stored
     case .building(let building):
-      generation += 1
-      stale.append(building)
+      let box = unsharedRare()
+      box.generation += 1
+      box.stale.append(building)
       state = .idle(attempts: building.attempt)
       return nil
     case .idle, .ready, .retired:
@@ -240,10 +311,10 @@ struct SlotState {
       return .now(.box(box))
     case .held(.weak(let reference), _) where !delivering:
       if let object = reference.object { return .now(.object(object)) }
-      pending.insert(contentsOf: work, at: ahead ? 0 : pending.endIndex)
+      enqueue(work, ahead: ahead)
       return .queued
     default:
-      pending.insert(contentsOf: work, at: ahead ? 0 : pending.endIndex)
+      enqueue(work, ahead: ahead)
       return .queued
     }
   }
@@ -251,9 +322,7 @@ struct SlotState {
   /// After the builder handed queued work over: the work that came meanwhile, or nothing (the
   /// handing over is done).
   mutating func delivered() -> [PendingWork] {
-    delivering = !pending.isEmpty
-    defer { pending = [] }
-    return pending
+    takePending(delivering: !pending.isEmpty)
   }
 
   /// Marks the service replaced by a new registration, if it was never built nor is being
@@ -261,13 +330,12 @@ struct SlotState {
   mutating func retire(replacedBy replacement: AnyNode) -> [PendingWork]? {
     guard isIdle else { return nil }
     state = .retired(replacement: replacement)
-    defer { pending = [] }
-    return pending
+    return takePending(delivering: delivering)
   }
 
   /// Notes a dependency that a factory resolving its own dependencies resolved.
   mutating func observe(_ dependency: AnyServiceKey) {
-    if !observed.contains(dependency) { observed.append(dependency) }
+    if !observed.contains(dependency) { unsharedRare().observed.append(dependency) }
   }
 }
 
