@@ -205,7 +205,7 @@ extension AnyNode {
   /// publishes or holds the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    let destination = value.destination()
+    let destination = valueDestination()
     let failure = run(context, into: destination)
     return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
@@ -215,7 +215,7 @@ extension AnyNode {
   func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError)
     -> Held?
   {
-    let destination = value.destination()
+    let destination = valueDestination()
     let failure = await runAsync(context, into: destination)
     return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
@@ -232,7 +232,7 @@ extension AnyNode {
         span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     }
     if let failure {
-      destination.discard()
+      discard(destination)
       fail(attempt: attempt, failure)
       throw failure
     }

@@ -52,7 +52,8 @@ final class AnyNode: @unchecked Sendable {
   /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
   /// it go to the main-thread lane.
   let isMainActor: Bool
-  /// ``wasResolved``, ``wasNeeded`` and ``holdsValue``, a bit each: one byte, not three.
+  /// ``wasResolved``, ``wasNeeded``, ``holdsValue`` and whether a build owns the value cell's
+  /// inline storage (``valueDestination()``), a bit each: one byte, not four.
   fileprivate let flags = Atomic<UInt8>(0)
   let factory: Factory
 
@@ -88,6 +89,43 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
+  /// The bit of ``flags`` set while a build owns the value cell's inline storage, and for good
+  /// once a value is published there.
+  private static let valueStorageBit: UInt8 = 8
+
+  /// Memory for the value a build of this node makes: the value cell's inline storage for a
+  /// singleton whose value fits and is not held (published there, it needs no allocation),
+  /// if no other build owns it (a build gone stale in a reset may still run); otherwise memory
+  /// of its own.
+  @inline(__always)
+  func valueDestination() -> ValueDestination {
+    if kind == .singleton, value.fitsInline, !holdsValue.load(ordering: .relaxed),
+      flags.bitwiseOr(Self.valueStorageBit, ordering: .acquiring).oldValue
+        & Self.valueStorageBit == 0
+    {
+      return value.inlineDestination()
+    }
+    return value.destination()
+  }
+
+  /// Gives back the memory of a build's destination that holds no value (its factory threw).
+  func discard(_ destination: consuming ValueDestination) {
+    if value.holdsInline(destination) {
+      flags.bitwiseAnd(~Self.valueStorageBit, ordering: .releasing)
+    } else {
+      destination.discard()
+    }
+  }
+
+  /// A build's value in memory of its own, to be kept apart from the node (a box, a weak
+  /// service's object): moved out of the inline storage, which is given back, if it is there.
+  private func onHeap(_ destination: consuming ValueDestination) -> ValueDestination {
+    guard value.holdsInline(destination) else { return destination }
+    let moved = value.movedToHeap(destination)
+    flags.bitwiseAnd(~Self.valueStorageBit, ordering: .releasing)
+    return moved
+  }
+
   /// Whether the value has been handed out to anyone: the app or a factory.
   var wasUsed: Bool {
     wasResolved.load(ordering: .relaxed) || wasNeeded.load(ordering: .relaxed)
@@ -118,6 +156,10 @@ final class AnyNode: @unchecked Sendable {
     self.dependencies = dependencies
     self.owner = owner
     self.value = ValueCell(type: key.type)
+  }
+
+  deinit {
+    value.destroyInlineValue()
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -173,18 +215,18 @@ final class AnyNode: @unchecked Sendable {
     let ending: SlotState.Ending
     switch kind {
     case .weak:
-      let object = destination.takeObject()
+      let object = onHeap(destination).takeObject()
       ending = withState {
         $0.built(
           attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
       }
     case .named:
-      let box = ValueBox(destination)
+      let box = ValueBox(onHeap(destination))
       ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
     case .singleton, .transient:
       if holdsValue.load(ordering: .relaxed) || dependsOnNamedScope() {
         holdsValue.store(true, ordering: .relaxed)
-        let box = ValueBox(destination)
+        let box = ValueBox(onHeap(destination))
         ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
       } else {
         value.publish(destination)
