@@ -122,19 +122,31 @@ extension AnyNode {
             return (node.dependencies, Unmanaged.passUnretained(node.owner))
           }
           guard let dependencies else { continue }
-          var position = dependencies.count
-          while position > 0 {
-            position -= 1
-            let dependency = dependencies[position]
+          // The list's storage switched over once (no iterator, no count by distance), in
+          // order; the frames pushed are then reversed, so that the first is built first.
+          let pushedFrom = stack.count
+          var missing: AnyServiceKey?
+          let found = dependencies.allSatisfy { dependency in
             guard let next = owner._withUnsafeGuaranteedRef({ $0.lookup(dependency) }) else {
-              throw owner._withUnsafeGuaranteedRef {
-                $0.missing(dependency, chain: context.chain)
-              }
+              missing = dependency
+              return false
             }
             // Most dependencies are built already: checked without retaining the node, whose
             // reference count threads building side by side would otherwise pass back and forth.
-            if next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) { continue }
-            stack.append(Frame(next))
+            if !next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) {
+              stack.append(Frame(next))
+            }
+            return true
+          }
+          if !found, let missing {
+            throw owner._withUnsafeGuaranteedRef { $0.missing(missing, chain: context.chain) }
+          }
+          var (low, high) = (pushedFrom, stack.count - 1)
+          while low < high {
+            let frame = stack[low]
+            stack[low] = stack[high]
+            stack[high] = frame
+            (low, high) = (low + 1, high - 1)
           }
         }
       } catch {
@@ -205,7 +217,7 @@ extension AnyNode {
   /// publishes or holds the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    let destination = value.destination()
+    let destination = valueDestination()
     let failure = run(context, into: destination)
     return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
@@ -215,7 +227,7 @@ extension AnyNode {
   func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError)
     -> Held?
   {
-    let destination = value.destination()
+    let destination = valueDestination()
     let failure = await runAsync(context, into: destination)
     return try conclude(destination, failure, context, attempt: attempt, span: span)
   }
@@ -232,7 +244,7 @@ extension AnyNode {
         span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     }
     if let failure {
-      destination.discard()
+      discard(destination)
       fail(attempt: attempt, failure)
       throw failure
     }

@@ -30,7 +30,8 @@ final class BuildContext: @unchecked Sendable {
   @exclusivity(unchecked) var chain: [AnyServiceKey] = []
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
-  @exclusivity(unchecked) var nested: [UInt64] = []
+  /// A stack of its own, not an array: no uniqueness check on every push and pop.
+  @exclusivity(unchecked) var nested = RawStack<UInt64>()
   /// How builds on this context come about, and the launch flags in force.
   @exclusivity(unchecked) var trigger = Trigger.onDemand
   @exclusivity(unchecked) var flags: Set<LaunchFlag> = []

@@ -28,7 +28,7 @@ import Synchronization
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
   // factory, the scope's name, the 5-byte priority and the one-byte fields in the bytes they
-  // leave, and the 33-byte slot state last (169 bytes).
+  // leave, and the 33-byte slot state last (169 bytes, and the value cell's two inline words).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
@@ -55,7 +55,8 @@ final class AnyNode: @unchecked Sendable {
   /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
   /// it go to the main-thread lane.
   let isMainActor: Bool
-  /// ``wasResolved``, ``wasNeeded`` and ``holdsValue``, a bit each: one byte, not three.
+  /// ``wasResolved``, ``wasNeeded``, ``holdsValue`` and whether a build owns the value cell's
+  /// inline storage (``valueDestination()``), a bit each: one byte, not four.
   fileprivate let flags = Atomic<UInt8>(0)
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
@@ -91,6 +92,43 @@ final class AnyNode: @unchecked Sendable {
         node.flags.bitwiseAnd(~bit, ordering: .relaxed)
       }
     }
+  }
+
+  /// The bit of ``flags`` set while a build owns the value cell's inline storage, and for good
+  /// once a value is published there.
+  private static let valueStorageBit: UInt8 = 8
+
+  /// Memory for the value a build of this node makes: the value cell's inline storage for a
+  /// singleton whose value fits and is not held (published there, it needs no allocation),
+  /// if no other build owns it (a build gone stale in a reset may still run); otherwise memory
+  /// of its own.
+  @inline(__always)
+  func valueDestination() -> ValueDestination {
+    if kind == .singleton, value.fitsInline, !holdsValue.load(ordering: .relaxed),
+      flags.bitwiseOr(Self.valueStorageBit, ordering: .acquiring).oldValue
+        & Self.valueStorageBit == 0
+    {
+      return value.inlineDestination()
+    }
+    return value.destination()
+  }
+
+  /// Gives back the memory of a build's destination that holds no value (its factory threw).
+  func discard(_ destination: consuming ValueDestination) {
+    if value.holdsInline(destination) {
+      flags.bitwiseAnd(~Self.valueStorageBit, ordering: .releasing)
+    } else {
+      destination.discard()
+    }
+  }
+
+  /// A build's value in memory of its own, to be kept apart from the node (a box, a weak
+  /// service's object): moved out of the inline storage, which is given back, if it is there.
+  private func onHeap(_ destination: consuming ValueDestination) -> ValueDestination {
+    guard value.holdsInline(destination) else { return destination }
+    let moved = value.movedToHeap(destination)
+    flags.bitwiseAnd(~Self.valueStorageBit, ordering: .releasing)
+    return moved
   }
 
   /// Whether the value has been handed out to anyone: the app or a factory.
@@ -134,6 +172,10 @@ final class AnyNode: @unchecked Sendable {
     case .weak: .weak
     case .named: .named(ScopeNames.name(at: scopeName))
     }
+  }
+
+  deinit {
+    value.destroyInlineValue()
   }
 
   /// The dependencies known so far: declared ones, or those observed in past builds.
@@ -189,18 +231,18 @@ final class AnyNode: @unchecked Sendable {
     let ending: SlotState.Ending
     switch kind {
     case .weak:
-      let object = destination.takeObject()
+      let object = onHeap(destination).takeObject()
       ending = withState {
         $0.built(
           attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
       }
     case .named:
-      let box = ValueBox(destination)
+      let box = ValueBox(onHeap(destination))
       ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
     case .singleton, .transient:
       if holdsValue.load(ordering: .relaxed) || dependsOnNamedScope() {
         holdsValue.store(true, ordering: .relaxed)
-        let box = ValueBox(destination)
+        let box = ValueBox(onHeap(destination))
         ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
       } else {
         value.publish(destination)

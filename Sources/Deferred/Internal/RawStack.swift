@@ -33,6 +33,9 @@ struct RawStack<Element>: ~Copyable {
 
   var isEmpty: Bool { count == 0 }
 
+  /// Inlined: the build walk and the recorder push on every build, and a call cost more
+  /// than the push.
+  @inline(__always)
   mutating func append(_ element: consuming Element) {
     if base == nil {
       base = .allocate(capacity: capacity)

@@ -235,7 +235,7 @@ final class Recorder: Sendable {
   func endTransient(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
     let duration = clock.now() &- span.start
-    _ = context.nested.popLast()
+    if !context.nested.isEmpty { _ = context.nested.removeLast() }
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
     if let tally = node.transientTally.load(ordering: .acquiring) {
       tally._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
@@ -260,7 +260,7 @@ final class Recorder: Sendable {
   func discard(_ span: Span?, _ context: BuildContext) {
     guard let span else { return }
     Signposts.endBuild(span.signpost)
-    _ = context.nested.popLast()
+    if !context.nested.isEmpty { _ = context.nested.removeLast() }
   }
 
   /// Records the end of the build begun with `span`.
@@ -272,7 +272,7 @@ final class Recorder: Sendable {
     let end = clock.now()
     Signposts.endBuild(span.signpost)
     let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
-    let nested = context.nested.popLast() ?? 0
+    let nested = context.nested.isEmpty ? 0 : context.nested.removeLast()
     let inclusive = end &- span.start
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= inclusive }
     // The chain ends with this service; the one before it is what needed it.

@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// A node is one non-generic class for every service type (Docs/Design.md, "One node per
 /// singleton"), so the value lives in memory the cell allocates for one value of the node's
-/// type, published once with release ordering and read with acquire ordering.
+/// type, published once with release ordering and read with acquire ordering. A value of up to
+/// two words lives in the cell itself (a singleton's first build then allocates nothing for it).
 ///
 /// Safety (Docs/Design.md, "Memory safety"): memory is allocated for exactly `type`; a value is
 /// written to it only through ``ValueDestination/initialize(to:)``, which checks the type in
@@ -27,14 +28,76 @@ struct ValueCell: ~Copyable {
   /// The value's memory once published; read it with acquire ordering (``ServiceHandle`` reads
   /// it inlined).
   @usableFromInline let published = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// Room for a value of up to two words (most services are a class reference: one word), so
+  /// that a singleton's first build allocates nothing for its value. A raw-layout cell: its
+  /// address is stable for as long as the cell is (the node's life), as lock-free readers need.
+  private let storage = _Cell(InlineWords())
+
+  /// What the inline storage is laid out like: two words, word-aligned.
+  private struct InlineWords {
+    var first: UInt = 0
+    var second: UInt = 0
+  }
 
   init(type: Any.Type) {
     self.type = type
   }
 
   deinit {
+    // A value in the inline storage was destroyed by ``destroyInlineValue()``: the cell's
+    // deinit may see a moved copy of the cell, whose inline address is not the storage's.
     guard let raw = published.load(ordering: .acquiring) else { return }
     ValueDestination(raw: raw, type: type).destroy()
+  }
+
+  /// Destroys the value published in the inline storage, if that is where it is, and
+  /// unpublishes it. Its owner calls it from its own deinit, where the cell is in place.
+  func destroyInlineValue() {
+    let inline = inlineAddress
+    guard published.load(ordering: .acquiring) == inline else { return }
+    ValueDestination(raw: inline, type: type).deinitialize()
+    published.store(nil, ordering: .relaxed)
+  }
+
+  /// The address of the inline storage.
+  @inline(__always)
+  private var inlineAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage._address) }
+
+  /// Whether a value of the cell's type fits the inline storage.
+  var fitsInline: Bool {
+    func fits<Value>(_: Value.Type) -> Bool {
+      MemoryLayout<Value>.size <= MemoryLayout<InlineWords>.size
+        && MemoryLayout<Value>.alignment <= MemoryLayout<InlineWords>.alignment
+    }
+    let type: Any.Type = type
+    return fits(type)
+  }
+
+  /// The inline storage, for a factory to write to. Its caller must own it: one build at a
+  /// time, and never once a value is published in it (``AnyNode``'s value-storage flag).
+  @inline(__always)
+  func inlineDestination() -> ValueDestination {
+    ValueDestination(raw: inlineAddress, type: type)
+  }
+
+  /// Whether `destination` is the inline storage.
+  @inline(__always)
+  func holdsInline(_ destination: borrowing ValueDestination) -> Bool {
+    destination.raw == inlineAddress
+  }
+
+  /// The value in `destination`, the inline storage, moved to memory of its own (for a box,
+  /// which may outlive the node's next build).
+  func movedToHeap(_ destination: consuming ValueDestination) -> ValueDestination {
+    func move<Value>(
+      _: Value.Type, from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer
+    ) {
+      target.initializeMemory(as: Value.self, to: source.assumingMemoryBound(to: Value.self).move())
+    }
+    let heap = ValueDestination.allocate(type)
+    let type: Any.Type = type
+    move(type, from: destination.raw, to: heap.raw)
+    return heap
   }
 
   /// Whether the value is built and published.
@@ -158,12 +221,18 @@ struct ValueDestination: ~Copyable, @unchecked Sendable {
 
   /// Destroys the value in it and frees the memory.
   fileprivate consuming func destroy() {
+    let raw = raw
+    deinitialize()
+    free(raw)
+  }
+
+  /// Destroys the value in it, and leaves the memory (a node's inline storage).
+  fileprivate consuming func deinitialize() {
     func deinitialize<Value>(_: Value.Type, _ raw: UnsafeMutableRawPointer) {
       raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
     }
     let type: Any.Type = type
     deinitialize(type, raw)
-    free(raw)
   }
 }
 
