@@ -33,35 +33,12 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
+    // A shim specialised in the caller's module: see `registerByType`. Factories of up to six
+    // parameters, with options or without, call the overloads of
+    // Container+RegisterArity.swift instead, which specialise nothing in the caller's module.
+    // Beyond six, a call specialises this shim, and its default arguments' generators (they
+    // take its `@inline(never)`): Benchmarks/README.md, "Compile time".
     try registerByType(name, scope, priority, replacing, factory)
-  }
-
-  /// Registers a singleton, built on demand, whose factory's parameters are its dependencies:
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``
-  /// with none of its options given.
-  ///
-  /// ```swift
-  /// try container.register(SyncService.self, SyncService.init(storage:network:))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The type the service is resolved as (a protocol or a concrete type).
-  ///   - factory: Makes the value from its dependencies, each resolved by its type.
-  /// - Returns: The service's key.
-  /// - Throws: As the form with options.
-  @discardableResult @inlinable @inline(never)
-  public func register<Value: Sendable, each Dependency: Sendable>(
-    _ type: Value.Type, _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
-  ) throws(DeferredError) -> ServiceKey<Value> {
-    // Compile time: the common call, without default arguments. A default argument is made by
-    // a generator function with the function's generic signature and attributes: each
-    // registration through the form with options specialised two or three more functions that
-    // stayed calls (the shim is `@inline(never)`). Benchmarks/README.md, "Compile time". A
-    // shim specialised in the caller's module: see `registerByType`. Factories of up to six
-    // parameters call the overloads of Container+RegisterArity.swift instead, which specialise
-    // nothing in the caller's module.
-    try registerByType(nil, .singleton, .onDemand, false, factory)
   }
 
   /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
