@@ -28,7 +28,7 @@ import Synchronization
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
   // priority, the one-byte fields in the bytes it leaves, and the 17-byte factory last
-  // (231 bytes, a 240-byte block).
+  // (241 bytes, a 256-byte block).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   let scope: Scope
@@ -41,6 +41,12 @@ final class AnyNode: @unchecked Sendable {
   @usableFromInline unowned(unsafe) let owner: Container
   /// The built singleton.
   @usableFromInline let value: ValueCell
+  /// The key's type (its metadata's address) once the app has been handed the built value of
+  /// this unnamed singleton, and 0 before (always 0 for a named key): what the inlined resolve
+  /// compares, one word for "the node of the type asked for, built, and marked resolved".
+  /// Stored with release ordering after the value is published and ``wasResolved`` is set;
+  /// read with acquire ordering (``Container/unnamedValue(_:)``).
+  @usableFromInline let resolvedType = Atomic<UInt>(0)
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
   @exclusivity(unchecked) private var slot = SlotState()
