@@ -230,12 +230,10 @@ extension Container {
     guard let found = lookup(type, name, nameHash) else { return nil }
     return found._withUnsafeGuaranteedRef { node in
       guard let reference = node.value.reference else { return nil }
-      if !node.wasResolved.load(ordering: .relaxed) {
-        node.wasResolved.store(true, ordering: .relaxed)
-      }
-      // From now on the inlined path finds it (``unnamedValue(_:)``).
-      if name == nil, node.resolvedType.load(ordering: .relaxed) == 0 {
-        node.resolvedType.store(UInt(bitPattern: type), ordering: .releasing)
+      if !node.wasResolved.load(ordering: .relaxed)
+        || (name == nil && node.resolvedType.load(ordering: .relaxed) == 0)
+      {
+        node.markResolved(type, unnamed: name == nil)
       }
       return reference
     }
@@ -400,6 +398,17 @@ extension Container {
       let all = registry.retired + [registry.table]
       return (all.count, all.reduce(0) { $0 + $1.capacity }, all.reduce(0) { $0 + $1.count })
     }
+  }
+}
+
+extension AnyNode {
+  /// Marks the built value as handed to the app and, for an unnamed key, lets the inlined path
+  /// find it from now on (``Container/unnamedValue(_:)``): once a node, out of line so that
+  /// ``Container/readyValue(_:_:_:)`` stays small enough to inline its node's check.
+  @inline(never)
+  fileprivate func markResolved(_ type: ObjectIdentifier, unnamed: Bool) {
+    if !wasResolved.load(ordering: .relaxed) { wasResolved.store(true, ordering: .relaxed) }
+    if unnamed { resolvedType.store(UInt(bitPattern: type), ordering: .releasing) }
   }
 }
 
