@@ -18,10 +18,13 @@ extension Container {
   /// - Throws: ``DeferredError``, naming the service and the chain that needed it: the
   ///   service or one it needs is missing, a factory threw, the services form a cycle, or a
   ///   wait for another thread's build ran past ``waitLimit``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
+    if name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
+      return found.value.unsafelyUnwrapped.load(as: Value.self)
+    }
     if let value = readyValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
       return value.load(as: Value.self)
     }
@@ -33,8 +36,11 @@ extension Container {
   /// - Parameter key: The service's key.
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+    if key.name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
+      return found.value.unsafelyUnwrapped.load(as: Value.self)
+    }
     if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
@@ -56,7 +62,7 @@ extension Container {
   ///   - type: The service's type; it may be left out where the compiler can infer it.
   ///   - name: The registration's name, if it has one.
   /// - Returns: The service.
-  @inlinable
+  @inlinable @inline(__always)
   public func require<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) -> Value {
@@ -68,8 +74,11 @@ extension Container {
   ///
   /// - Parameter key: The service's key.
   /// - Returns: The service.
-  @inlinable
+  @inlinable @inline(__always)
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
+    if key.name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
+      return found.value.unsafelyUnwrapped.load(as: Value.self)
+    }
     if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return value.load(as: Value.self)
     }
@@ -187,7 +196,8 @@ extension Unmanaged {
 
 extension Container {
   /// The built value for `key`, marked handed out: to a factory (a resolve with a build
-  /// context) or to the app. The app's inlined resolves call ``readyValue(_:_:_:)`` directly.
+  /// context) or to the app. The app's inlined resolves call ``Container/unnamedValue(_:)``
+  /// and ``readyValue(_:_:_:)`` directly.
   @inline(__always)
   func handOut<Value>(_ type: ObjectIdentifier, _ key: ServiceKey<Value>, toFactory: Bool)
     -> ValueReference?

@@ -39,7 +39,7 @@ public final class Container: Sendable {
   public let waitLimit: Duration?
 
   let registry = Locked(Registry())
-  let published = Atomic<Unmanaged<LookupTable>?>(nil)
+  @usableFromInline let published = Atomic<Unmanaged<LookupTable>?>(nil)
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = Atomic<Int>(0)
   /// In a child: the sum of the ancestors' generations its copies were worked out for.
@@ -181,8 +181,45 @@ extension Container {
     return lookupSlow(bits, name, nameHash)
   }
 
-  /// The resolve hot path: the value of the built singleton registered for `type` and `name`,
-  /// or `nil` if it is not built (or not a singleton, or not registered).
+  /// The resolve hot path for an unnamed key, inlined at the caller with no call: the value of
+  /// the built singleton of `type` in this container's published table, once the out-of-line
+  /// path has handed it to the app (and marked it resolved); not found for anything else (no
+  /// table published yet, not in this container's table, not built, not yet handed out), which
+  /// the out-of-line ``readyValue(_:_:_:)`` sorts out.
+  ///
+  /// It probes as ``LookupTable/find(_:_:_:)`` does, with the same orderings: the table's
+  /// pointer (acquire), the slots (acquire), then one word of each node, its
+  /// ``AnyNode/resolvedType`` (acquire), which is `type`'s address only in the node of `type`'s
+  /// unnamed key whose value is published and marked resolved; then the published value. The
+  /// table and the node are used unretained: this container keeps every table it published and
+  /// its tables' nodes while the caller holds it (Docs/Design.md, "Memory safety").
+  ///
+  /// The caller tests `found` and then reads `value` (`unsafelyUnwrapped`): a flag the
+  /// optimiser threads through, where testing an optional pointer would cost a test on every
+  /// resolve (it cannot know that a published pointer is not null).
+  @inlinable @inline(__always)
+  func unnamedValue(_ type: ObjectIdentifier) -> (found: Bool, value: UnsafeMutableRawPointer?) {
+    guard let table = published.load(ordering: .acquiring) else { return (false, nil) }
+    let bits = UInt(bitPattern: type)
+    return table._withUnsafeGuaranteedRef {
+      table -> (found: Bool, value: UnsafeMutableRawPointer?) in
+      var index = multiplyShift(bits, shift: table.shift)
+      while let raw = table.slots[index].load(ordering: .acquiring) {
+        let node = Unmanaged<AnyNode>.fromOpaque(raw)
+        if node._withUnsafeGuaranteedRef({ $0.resolvedType.load(ordering: .acquiring) }) == bits {
+          // Published before `resolvedType` was set, and never unpublished.
+          return (
+            true, node._withUnsafeGuaranteedRef { $0.value.published.load(ordering: .acquiring) }
+          )
+        }
+        index = (index &+ 1) & table.mask
+      }
+      return (false, nil)
+    }
+  }
+
+  /// The resolve hot path's out-of-line part: the value of the built singleton registered for
+  /// `type` and `name`, or `nil` if it is not built (or not a singleton, or not registered).
   ///
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
   /// only copies the value out, as the type it looked the service up by.
@@ -193,8 +230,10 @@ extension Container {
     guard let found = lookup(type, name, nameHash) else { return nil }
     return found._withUnsafeGuaranteedRef { node in
       guard let reference = node.value.reference else { return nil }
-      if !node.wasResolved.load(ordering: .relaxed) {
-        node.wasResolved.store(true, ordering: .relaxed)
+      if !node.wasResolved.load(ordering: .relaxed)
+        || (name == nil && node.resolvedType.load(ordering: .relaxed) == 0)
+      {
+        node.markResolved(type, unnamed: name == nil)
       }
       return reference
     }
@@ -359,6 +398,17 @@ extension Container {
       let all = registry.retired + [registry.table]
       return (all.count, all.reduce(0) { $0 + $1.capacity }, all.reduce(0) { $0 + $1.count })
     }
+  }
+}
+
+extension AnyNode {
+  /// Marks the built value as handed to the app and, for an unnamed key, lets the inlined path
+  /// find it from now on (``Container/unnamedValue(_:)``): once a node, out of line so that
+  /// ``Container/readyValue(_:_:_:)`` stays small enough to inline its node's check.
+  @inline(never)
+  fileprivate func markResolved(_ type: ObjectIdentifier, unnamed: Bool) {
+    if !wasResolved.load(ordering: .relaxed) { wasResolved.store(true, ordering: .relaxed) }
+    if unnamed { resolvedType.store(UInt(bitPattern: type), ordering: .releasing) }
   }
 }
 

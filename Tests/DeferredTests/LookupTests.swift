@@ -123,3 +123,98 @@ import Testing
     #expect(try container.resolve(Storage.self, name: "K").label == "K")
   }
 }
+
+/// The inlined read of a built singleton by an unnamed key (`Container.unnamedValue`): it finds
+/// only a node marked as handed to the app, and everything else goes the out-of-line way.
+@Suite struct InlinedResolveTests {
+  private func resolvedType(_ container: Container, _ key: AnyServiceKey) throws -> UInt {
+    try #require(container.node(for: key)).resolvedType.load(ordering: .relaxed)
+  }
+
+  @Test func unnamedKeysOfManyTypesEachReadTheirOwnValue() throws {
+    // Eleven unnamed types in a table of 32 slots: some share a home slot, and are found by
+    // the inlined probe past it.
+    let container = Container()
+    try container.register(Int.self) { 1 }
+    try container.register(String.self) { "two" }
+    try container.register(Double.self) { 3.5 }
+    try container.register([Int].self) { [4] }
+    try container.register(Set<Int>.self) { [5] }
+    try container.register(UInt8.self) { 6 }
+    try container.register(Int16.self) { 7 }
+    try container.register(Bool.self) { true }
+    try container.register(Storage.self) { Storage(label: "nine") }
+    try container.register(Network.self) { Network(online: false) }
+    try container.register(Int.self, name: "named") { 11 }
+    for _ in 0..<3 {
+      #expect(try container.resolve(Int.self) == 1)
+      #expect(try container.resolve(String.self) == "two")
+      #expect(try container.resolve(Double.self) == 3.5)
+      #expect(try container.resolve([Int].self) == [4])
+      #expect(try container.resolve(Set<Int>.self) == [5])
+      #expect(try container.resolve(UInt8.self) == 6)
+      #expect(container.require(Int16.self) == 7)
+      #expect(try container.resolve(ServiceKey<Bool>()))
+      #expect(try container.resolve(Storage.self).label == "nine")
+      #expect(try !container.resolve(Network.self).online)
+      #expect(try container.resolve(Int.self, name: "named") == 11)
+    }
+    #expect(try resolvedType(container, AnyServiceKey(Int.self, name: nil)) != 0)
+    #expect(try resolvedType(container, AnyServiceKey(Int.self, name: "named")) == 0)
+  }
+
+  @Test func onlyAValueHandedToTheAppIsMarkedForTheInlinedRead() throws {
+    let container = Container()
+    try container.register(Storage.self) { Storage(label: "unnamed") }
+    try container.register(Storage.self, name: "cache") { Storage(label: "cache") }
+    try container.register(Network.self) { Network() }
+    try container.register(SyncService.self, SyncService.init(storage:network:))
+    let storage = try #require(container.node(for: ServiceKey<Storage>().erased))
+    let network = try #require(container.node(for: ServiceKey<Network>().erased))
+    _ = try container.resolve(SyncService.self)  // Storage and Network built for a factory
+    #expect(storage.isReady && network.isReady)
+    #expect(storage.resolvedType.load(ordering: .relaxed) == 0)
+    #expect(!storage.wasResolved.load(ordering: .relaxed))
+    let first = try container.resolve(Storage.self)  // the out-of-line read marks it
+    #expect(storage.wasResolved.load(ordering: .relaxed))
+    #expect(
+      storage.resolvedType.load(ordering: .relaxed)
+        == UInt(bitPattern: ObjectIdentifier(Storage.self)))
+    #expect(try container.resolve(Storage.self) === first)
+    #expect(container.require(Storage.self) === first)
+    #expect(try container.resolve(ServiceKey<Storage>()) === first)
+    let cache = try container.resolve(Storage.self, name: "cache")
+    #expect(cache.label == "cache")
+    #expect(try resolvedType(container, AnyServiceKey(Storage.self, name: "cache")) == 0)
+    #expect(!network.wasResolved.load(ordering: .relaxed))
+    #expect(network.resolvedType.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func aChildReadsItsOwnCopyAndItsParentsSharedValues() throws {
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Network.self) { Network() }
+    try parent.register(SyncService.self, SyncService.init(storage:network:))
+    let parentSync = try parent.resolve(SyncService.self)
+    #expect(try parent.resolve(SyncService.self) === parentSync)
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    for _ in 0..<2 {
+      let childSync = try child.resolve(SyncService.self)
+      #expect(childSync !== parentSync)
+      #expect(!childSync.network.online)
+      #expect(try child.resolve(Storage.self) === parentSync.storage)
+      #expect(try parent.resolve(SyncService.self) === parentSync)
+    }
+  }
+
+  @Test func aShutDownContainerReadsNothingInline() throws {
+    let container = Container()
+    try container.register(Storage.self) { Storage() }
+    _ = try container.resolve(Storage.self)
+    _ = try container.resolve(Storage.self)
+    container.shutDown()
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.code == .shutDown)
+  }
+}

@@ -15,11 +15,13 @@ import Synchronization
 /// with a multiply-shift, and probes linearly. It is at most half full: a table that would be more is
 /// replaced by one twice its size, and retired (kept until the container dies, since a reader
 /// may still hold it), so the retired tables of a container hold fewer slots than its live one.
+@usableFromInline
 final class LookupTable: @unchecked Sendable {
   /// The nodes, unretained: a slot is set once, and changed only to a node of the same key.
-  private let slots: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
-  private let shift: Int
-  private let mask: Int
+  /// The inlined resolve probes them too (``Container/unnamedValue(_:)``).
+  @usableFromInline let slots: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
+  @usableFromInline let shift: Int
+  @usableFromInline let mask: Int
   /// How many slots are set; changed only under the container's lock.
   private(set) var count = 0
 
@@ -110,7 +112,8 @@ extension AnyNode {
 
 /// Spreads `value` over a power-of-two table by Fibonacci hashing: the top bits of its product
 /// with 2⁶⁴/φ, `shift` being the word's width less the table size's bits.
-@inline(__always)
+@inlinable @inline(__always)
 func multiplyShift(_ value: UInt, shift: Int) -> Int {
-  Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+  // A masking shift: `shift` is between 1 and 63, and `>>` would check it.
+  Int(truncatingIfNeeded: (value &* 0x9E37_79B9_7F4A_7C15) &>> shift)
 }

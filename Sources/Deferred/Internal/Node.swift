@@ -28,7 +28,8 @@ import Synchronization
 final class AnyNode: @unchecked Sendable {
   // The fields are in this order so that they pack: the words first, then the 17-byte
   // factory, the scope's name, the 5-byte priority and the one-byte fields in the bytes they
-  // leave, and the 33-byte slot state last (169 bytes, and the value cell's two inline words).
+  // leave, and the 33-byte slot state last (169 bytes, the value cell's two inline words and
+  // the inlined resolve's word beside).
   // Every registration pays for each byte a node has.
   let key: AnyServiceKey
   /// The dependencies the factory declares by its parameters, or `nil` for a factory that
@@ -47,6 +48,12 @@ final class AnyNode: @unchecked Sendable {
   /// A named scope's name, as its index in ``ScopeNames`` (0 for any other scope): four bytes
   /// where the scope was sixteen, beside its kind.
   private let scopeName: UInt32
+  /// The key's type (its metadata's address) once the app has been handed the built value of
+  /// this unnamed singleton, and 0 before (always 0 for a named key): what the inlined resolve
+  /// compares, one word for "the node of the type asked for, built, and marked resolved".
+  /// Stored with release ordering after the value is published and ``wasResolved`` is set;
+  /// read with acquire ordering (``Container/unnamedValue(_:)``).
+  @usableFromInline let resolvedType = Atomic<UInt>(0)
   let priority: Priority
   /// The scope's kind, which the build paths test.
   let kind: ScopeKind

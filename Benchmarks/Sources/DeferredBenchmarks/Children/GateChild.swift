@@ -24,6 +24,9 @@ enum GateChild {
     "launch (services)", "resolveEach (services)",
     // References, not gated: the same loop as resolveCached over hand-written shared values.
     "staticLet (reads)", "lazyMutex (reads)", "handleResolve (reads)",
+    // The other forms of a cached resolve, not gated: by an unnamed key, by a named key,
+    // `require`.
+    "resolveKeyCached (resolves)", "resolveNamedCached (resolves)", "requireCached (resolves)",
   ]
 
   /// Sets up `workload`, runs its measured function once over `count` operations, and prints
@@ -57,6 +60,17 @@ enum GateChild {
       let built = must { try handle.resolve() }
       allocations = AllocationCount.allocations {
         gateHandleResolve(handle, built: built, count: count)
+      }
+    case "resolveKeyCached", "resolveNamedCached", "requireCached":
+      let container = Deferred.Container()
+      let key = ServiceKey<Storage>(name: workload == "resolveNamedCached" ? "named" : nil)
+      must { try container.register(key) { Storage() } }
+      let built = must { try container.resolve(key) }
+      allocations = AllocationCount.allocations {
+        switch workload {
+        case "requireCached": gateRequireCached(container, built: built, count: count)
+        default: gateResolveKeyCached(container, key, built: built, count: count)
+        }
       }
     case "staticLet":
       let built = StaticStorage.storage
@@ -138,6 +152,31 @@ func gateResolveCached(_ container: Deferred.Container, built: Storage, count: I
       if storage !== built { fatalError("a cached resolve returned another instance") }
       blackHole(storage)
     }
+  }
+}
+
+/// `count` resolves by `key` of a singleton built already, each checked to be `built` (the
+/// `resolveKeyCached` and `resolveNamedCached` workloads).
+@inline(never)
+func gateResolveKeyCached(
+  _ container: Deferred.Container, _ key: ServiceKey<Storage>, built: Storage, count: Int
+) {
+  must {
+    for _ in 0..<count {
+      let storage = try container.resolve(key)
+      if storage !== built { fatalError("a cached resolve returned another instance") }
+      blackHole(storage)
+    }
+  }
+}
+
+/// `count` `require`s of a singleton built already, each checked to be `built`.
+@inline(never)
+func gateRequireCached(_ container: Deferred.Container, built: Storage, count: Int) {
+  for _ in 0..<count {
+    let storage = container.require(Storage.self)
+    if storage !== built { fatalError("a cached require returned another instance") }
+    blackHole(storage)
   }
 }
 
