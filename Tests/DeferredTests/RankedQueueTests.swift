@@ -8,24 +8,9 @@ import Testing
 @Suite struct RankedQueueTests {
   typealias Entry = LaunchSchedule.Entry
 
-  /// A small seeded generator: the same cases on every run.
-  struct Generator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  }
-
   /// Entries of distinct random ranks; a random part of them (the first frame's) numbered in
   /// rank order, the others (added later) with no position.
-  static func entries(count: Int, node: AnyNode, _ random: inout Generator) -> (
+  static func entries(count: Int, node: AnyNode, _ random: inout SplitMix) -> (
     entries: [Entry], positioned: Int
   ) {
     let entries = (0..<count).map { order in
@@ -41,7 +26,7 @@ import Testing
 
   @Test func theQueuesOrderIsTheHeapsForTheSamePushesAndPops() throws {
     let node = try LaunchScheduleTests.Graph().node("n")
-    var random = Generator(state: 0x0DDB_A11)
+    var random = SplitMix(seed: 0x0DDB_A11)
     for _ in 0..<300 {
       let count = 1 + random.below([3, 70, 300][random.below(3)])
       let (entries, positioned) = Self.entries(count: count, node: node, &random)
@@ -73,7 +58,7 @@ import Testing
 
   @Test func anEmptiedQueueTakesEntriesAgain() throws {
     let node = try LaunchScheduleTests.Graph().node("n")
-    var random = Generator(state: 7)
+    var random = SplitMix(seed: 7)
     let (entries, positioned) = Self.entries(count: 200, node: node, &random)
     var queue = RankedQueue()
     queue.reservePositions(positioned)
@@ -90,7 +75,7 @@ import Testing
   /// built once, and the app ends fully ready.
   @Test(arguments: [false, true])
   func eachBuildHandedOverIsTheBestReadyOne(withHistory: Bool) throws {
-    var random = Generator(state: withHistory ? 0x5EED : 0xFEED)
+    var random = SplitMix(seed: withHistory ? 0x5EED : 0xFEED)
     for _ in 0..<12 {
       let graph = LaunchScheduleTests.Graph()
       let count = 20 + random.below(120)

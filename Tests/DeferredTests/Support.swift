@@ -90,6 +90,9 @@ struct SplitMix: RandomNumberGenerator {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// A number in `0..<bound`, by the remainder (the same on every platform and every run).
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it.
