@@ -175,31 +175,24 @@ extension Priority {
 @usableFromInline
 struct Condition: Hashable, Sendable {
   /// A condition's flag and priorities.
-  struct Branches: Hashable {
+  struct Branches: Hashable, Sendable {
     let flag: LaunchFlag
     let then: Priority
     let otherwise: Priority
   }
 
-  private static let table = Locked<(all: [Branches], indices: [Branches: UInt32])>(([], [:]))
+  private static let table = InternTable<Branches>()
 
   /// The index of the branches in `table`.
   let index: UInt32
 
   /// The condition of `flag`, `then` and `otherwise`: an index taken once per distinct three.
   init(flag: LaunchFlag, then: Priority, otherwise: Priority) {
-    let branches = Branches(flag: flag, then: then, otherwise: otherwise)
-    index = Self.table.withLock { table in
-      if let index = table.indices[branches] { return index }
-      let index = UInt32(table.all.count)
-      table.all.append(branches)
-      table.indices[branches] = index
-      return index
-    }
+    index = Self.table.index(of: Branches(flag: flag, then: then, otherwise: otherwise))
   }
 
   /// The condition's flag and priorities.
-  var branches: Branches { Self.table.withLock { $0.all[Int(index)] } }
+  var branches: Branches { Self.table.value(at: index) }
 }
 
 /// An idle priority's delay, interned: the priority holds an index into a table of the delays
@@ -208,24 +201,18 @@ struct Condition: Hashable, Sendable {
 /// launch schedules the service or a report names it.
 @usableFromInline
 struct IdleDelay: Hashable, Sendable {
-  private static let table = Locked<(all: [Duration], indices: [Duration: UInt32])>(([], [:]))
+  private static let table = InternTable<Duration>()
 
   /// The index of the delay in `table`.
   let index: UInt32
 
   /// The index of `duration`, taken once per distinct delay.
   init(_ duration: Duration) {
-    index = Self.table.withLock { table in
-      if let index = table.indices[duration] { return index }
-      let index = UInt32(table.all.count)
-      table.all.append(duration)
-      table.indices[duration] = index
-      return index
-    }
+    index = Self.table.index(of: duration)
   }
 
   /// The delay.
-  var duration: Duration { Self.table.withLock { $0.all[Int(index)] } }
+  var duration: Duration { Self.table.value(at: index) }
 }
 
 /// A fact about one launch that priorities may depend on, such as ``restoringState``.

@@ -396,21 +396,13 @@ enum Factory: Sendable {
 /// The names of the named scopes registered, interned: a node keeps an index (registering a
 /// named-scope service takes this lock once; a reset of the scope reads it once a node).
 enum ScopeNames {
-  private static let table = Locked<(all: [String], indices: [String: UInt32])>(([""], ["": 0]))
+  private static let table = InternTable([""])
 
   /// The index of `name`, taken once per distinct name.
-  static func index(of name: String) -> UInt32 {
-    table.withLock { table in
-      if let index = table.indices[name] { return index }
-      let index = UInt32(table.all.count)
-      table.all.append(name)
-      table.indices[name] = index
-      return index
-    }
-  }
+  static func index(of name: String) -> UInt32 { table.index(of: name) }
 
   /// The name of `index`.
-  static func name(at index: UInt32) -> String { table.withLock { $0.all[Int(index)] } }
+  static func name(at index: UInt32) -> String { table.value(at: index) }
 }
 
 /// The locks of every node: a fixed set of mutexes, a node's picked by its address.
