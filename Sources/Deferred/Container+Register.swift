@@ -58,13 +58,10 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
-    // no tuple type at run time. Each type is appended as itself, not passed on as a pack of
-    // metatypes, whose metadata the runtime looked up each time (~130 instructions).
-    var dependencies = DependencyList()
-    repeat dependencies.append(type: (each Dependency).self)
-    return try add(
+    // no tuple type at run time.
+    try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: dependencies,
+      dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver, value in
         value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
       })
@@ -230,11 +227,9 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value,
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
-    var dependencies = DependencyList()
-    repeat dependencies.append(type: (each Dependency).self)
-    return try add(
+    try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
-      dependencies: dependencies,
+      dependencies: declared(repeat (each Dependency).self),
       factory: .async { resolver, value in
         value.initialize(
           to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
@@ -268,13 +263,16 @@ extension Container {
 
   /// The erased keys of a pack of dependency types, each unnamed, in order: one or two kept
   /// inline (no allocation), more in one array of the right size.
+  ///
+  /// Each type is appended as itself, `(each Dependency).self`, not as an element of the pack
+  /// of metatypes passed in, whose metadata the runtime looked up for each (~130 instructions).
   func declared<each Dependency: Sendable>(
-    _ types: repeat (each Dependency).Type
+    _: repeat (each Dependency).Type
   ) -> DependencyList {
     var count = 0
-    for _ in repeat each types { count += 1 }
+    for _ in repeat (each Dependency).self { count += 1 }
     var keys = DependencyList()
-    for type in repeat each types { keys.append(type: type, capacity: count) }
+    repeat keys.append(type: (each Dependency).self, capacity: count)
     return keys
   }
 
