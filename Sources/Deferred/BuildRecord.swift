@@ -47,7 +47,9 @@ public struct BuildRecord: Sendable, Hashable {
   /// For a failed build: the error.
   public var error: String?
   /// Which attempt this was: 1 for the first build, one more for each later build of the
-  /// service (after a failure, a reset of its scope, or a weak service's release).
+  /// service (after a failure, a reset of its scope, or a weak service's release); 0 for a
+  /// build whose factory never ran: one cancelled by a shutdown, or a scheduled build that
+  /// failed because what it needs failed (its own time is then zero).
   public var attempt: Int
   /// The generation of the service this build made: 0 for the first; one more after each
   /// ``Container/reset(_:)`` that dropped the service (a named-scope service, or one built with

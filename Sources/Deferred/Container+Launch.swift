@@ -301,6 +301,7 @@ extension Container {
             try await run.node.ensureReadyAsync(context)
             outcome = .built
           } catch {
+            self.recordFailure(of: run, on: context, error)
             outcome = .failed
           }
           _ = self.finishScheduled(run, outcome, carryingOn: nil)
@@ -317,6 +318,7 @@ extension Container {
         try run.node.ensureReady(context)
         outcome = .built
       } catch {
+        recordFailure(of: run, on: context, error)
         outcome = .failed
       }
       context.trigger = .onDemand
@@ -325,6 +327,15 @@ extension Container {
       context.readyAt = nil
       next = finishScheduled(run, outcome, carryingOn: qos)
     }
+  }
+
+  /// Records the failure of a scheduled build whose own factory's end did not record it
+  /// (the recorder let go of the context's `scheduled` when it did): before the schedule hears
+  /// of it, so that a report taken once the app is fully ready accounts for the service.
+  private func recordFailure(of run: ScheduledRun, on context: BuildContext, _ error: DeferredError)
+  {
+    guard context.scheduled === run.node else { return }
+    recorder.scheduledFailure(run.node, context, since: run.startedAt, error)
   }
 
   /// Ends a scheduled build, performs what that asks for, and returns the build this thread

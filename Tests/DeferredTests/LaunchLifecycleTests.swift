@@ -73,6 +73,114 @@ final class Token: Sendable {}
     #expect(error?.code == .cycle)
   }
 
+  /// A scheduled build has no caller to throw to: one that fails without its own factory
+  /// failing (here, on a cycle) is in the report once the app is fully ready, as a failed
+  /// scheduled build of no time of its own, with the hazard that nobody asked for it since.
+  @Test func scheduledFailuresWithoutAFactoryOfTheirOwnAreReported() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Alpha.self, priority: .afterFirstFrame()) { (_: Beta) in Alpha() }
+    try container.register(Beta.self, priority: .afterFirstFrame()) { (_: Alpha) in Beta() }
+    try container.launch()
+    try container.firstFrameDrawn()
+    scheduler.runAll()
+    try await container.fullyReady()
+    let report = container.launchReport()
+    #expect(report.builds.map(\.service).sorted() == ["Alpha", "Beta"])
+    for build in report.builds {
+      #expect(build.outcome == .failed)
+      #expect(build.trigger == .scheduled)
+      #expect(build.selfDuration == .zero)
+      #expect(build.attempt == 0)
+      #expect(build.error?.contains("cycle") == true, "\(build.error ?? "no error")")
+    }
+    let unasked = report.hazards.filter { $0.kind == .unaskedFailure }.map(\.service)
+    #expect(unasked.sorted() == ["Alpha", "Beta"])
+  }
+
+  /// A scheduled service that needs a failing on-demand one: the factory that threw and the
+  /// scheduled build it failed are both in the report, once each.
+  @Test func scheduledBuildFailingThroughADependencyIsReportedOnce() async throws {
+    struct Broken: Error {}
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Beta.self) { () throws -> Beta in throw Broken() }
+    try container.register(Alpha.self, priority: .afterFirstFrame()) { (_: Beta) in Alpha() }
+    try container.launch()
+    try container.firstFrameDrawn()
+    scheduler.runAll()
+    try await container.fullyReady()
+    let builds = container.launchReport().builds
+    #expect(builds.map(\.service) == ["Beta", "Alpha"])
+    #expect(builds.allSatisfy { $0.outcome == .failed && $0.trigger == .scheduled })
+    #expect(builds.map(\.attempt) == [1, 0])
+  }
+
+  final class Head: Sendable {}
+  final class Middle: Sendable {}
+  final class Tail: Sendable {}
+  final class Pause: Sendable {}
+
+  /// The race the stress test found (a seed of 2,000): a scheduled build and an on-demand
+  /// resolve on another thread close a cycle between them, and the scheduled one's wait is the
+  /// one that would close it, so it fails at once while the other thread has yet to end the
+  /// factory on the cycle. Readiness comes before that factory's failure is recorded: the
+  /// report at readiness still accounts for the scheduled service, by its own record.
+  ///
+  /// Tail (scheduled) needs Middle, which needs Pause and then Head; Head's factory resolves
+  /// Tail. Pause's factory holds the scheduled thread, with Tail and Middle claimed, until the
+  /// other thread, in Head's factory, waits for Tail.
+  @Test func scheduledBuildFailingAtACycleAcrossThreadsIsReportedByReadiness() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let otherWaitsForTail = DispatchSemaphore(value: 0)
+    let headMayEnd = DispatchSemaphore(value: 0)
+    let otherDone = DispatchSemaphore(value: 0)
+    container.onWait { event in
+      if event.service == "Tail" { otherWaitsForTail.signal() }
+    }
+    try container.register(Head.self) { resolver in
+      do {
+        _ = try resolver.resolve(Tail.self)
+      } catch {
+        // Held until the test has read the report at readiness.
+        _ = headMayEnd.wait(timeout: .now() + 60)
+        throw error
+      }
+      return Head()
+    }
+    let otherMayGo = DispatchSemaphore(value: 0)
+    try container.register(Pause.self) {
+      otherMayGo.signal()
+      #expect(otherWaitsForTail.wait(timeout: .now() + 60) == .success)
+      return Pause()
+    }
+    try container.register(Middle.self) { (_: Pause, _: Head) in Middle() }
+    try container.register(Tail.self, priority: .afterFirstFrame()) { (_: Middle) in Tail() }
+    DispatchQueue.global().async {
+      guard otherMayGo.wait(timeout: .now() + 60) == .success else { return }
+      _ = try? container.resolve(Head.self)
+      otherDone.signal()
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    #expect(scheduler.queued == ["build Tail"])
+    scheduler.runAll()
+    try #require(container.isFullyReady)
+    let atReadiness = container.launchReport().builds
+    headMayEnd.signal()
+    #expect(otherDone.wait(timeout: .now() + 60) == .success)
+
+    #expect(!atReadiness.contains { $0.service == "Head" })
+    let tail = try #require(atReadiness.first { $0.service == "Tail" })
+    #expect(tail.outcome == .failed)
+    #expect(tail.trigger == .scheduled)
+    #expect(tail.error?.contains("cycle") == true, "\(tail.error ?? "no error")")
+    let head = container.launchReport().builds.first { $0.service == "Head" }
+    #expect(head?.outcome == .failed)
+    #expect(head?.trigger == .onDemand)
+  }
+
   /// Registration and the first frame linearize, whichever comes first: the late service is
   /// scheduled exactly once and built before readiness. Real threads, released together.
   @Test func registrationRacingTheFirstFrameIsScheduledOnce() throws {

@@ -35,8 +35,8 @@ final class BuildContext: @unchecked Sendable {
   /// How builds on this context come about, and the launch flags in force.
   @exclusivity(unchecked) var trigger = Trigger.onDemand
   @exclusivity(unchecked) var flags: Set<LaunchFlag> = []
-  /// The scheduled job running on this context: its service, quality of service, and when it
-  /// became ready to run.
+  /// The scheduled job running on this context: its service (until its build is recorded),
+  /// quality of service, and when it became ready to run.
   @exclusivity(unchecked) var scheduled: AnyNode?
   @exclusivity(unchecked) var qos: BuildQoS?
   @exclusivity(unchecked) var readyAt: UInt64?

@@ -411,7 +411,7 @@ struct LaunchSchedule {
     entry.status = .running
     // No flags, the common launch: nothing to retain and release for each build.
     return ScheduledRun(
-      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt,
+      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt, startedAt: now,
       flags: flags.isEmpty ? nil : flags)
   }
 
@@ -1019,6 +1019,8 @@ struct ScheduledRun: Sendable {
   var node: AnyNode { entry.node }
   let qos: BuildQoS
   let readyAt: UInt64?
+  /// When the schedule started it.
+  let startedAt: UInt64
   /// The launch's flags, `nil` if it has none.
   let flags: Set<LaunchFlag>?
 

@@ -278,13 +278,9 @@ final class Recorder: Sendable {
     // The chain ends with this service; the one before it is what needed it.
     let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
     let isScheduledRoot = context.scheduled === node
-    // The launch flags only for a priority that depends on them (reading the set retains it).
-    let priority: Priority
-    if case .when = node.priority.kind {
-      priority = node.priority.resolved(in: context.flags)
-    } else {
-      priority = node.priority
-    }
+    // Recorded: the scheduled job has nothing left to record for its root if it fails.
+    if isScheduledRoot { context.scheduled = nil }
+    let priority = Self.priority(of: node, in: context)
     let (trigger, thread) = (context.trigger, context.thread)
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
@@ -294,6 +290,34 @@ final class Recorder: Sendable {
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         thread: thread, qos: qos, queued: queued, start: span.start, end: end, nested: nested,
         cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation))
+  }
+
+  /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
+  /// its own factory ended: what it needed failed, or waiting for it would have closed a cycle
+  /// across threads. A scheduled build has no caller to throw to: the report is where its
+  /// failure shows, so that every scheduled service is accounted for once the app is fully
+  /// ready. Its time went to what it needed, none of it its own; attempt 0, as it claimed none.
+  func scheduledFailure(
+    _ node: AnyNode, _ context: BuildContext, since start: UInt64, _ error: DeferredError
+  ) {
+    guard isEnabled else { return }
+    let end = clock.now()
+    let duration = end &- start
+    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
+    log(for: context).append(
+      RawBuild(
+        node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
+        requestedBy: nil, thread: context.thread, qos: context.qos,
+        queued: context.readyAt.map { start &- $0 }, start: start, end: end, nested: duration,
+        cpu: nil, outcome: .failed(error), attempt: 0))
+  }
+
+  /// The priority a build of `node` on `context` records: the launch flags are read only for a
+  /// priority that depends on them (reading the set retains it).
+  @inline(__always)
+  private static func priority(of node: AnyNode, in context: BuildContext) -> Priority {
+    guard case .when = node.priority.kind else { return node.priority }
+    return node.priority.resolved(in: context.flags)
   }
 
   /// Records a build that never started (cancelled by a shutdown).
