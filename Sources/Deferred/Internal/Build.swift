@@ -115,31 +115,37 @@ extension AnyNode {
           case .walk:
             break
           }
-          let (dependencies, owner) = unmanaged._withUnsafeGuaranteedRef { node in
+          // The list's storage switched over once (no iterator, no count by distance), in
+          // order; the frames pushed are then reversed, so that the first is built first. The
+          // node is borrowed for the whole step: its list is read in place (copied out, it was
+          // copied and its owner retained and released, each build).
+          let pushedFrom = stack.count
+          var missing: AnyServiceKey?
+          unmanaged._withUnsafeGuaranteedRef { node in
             context.chain.append(node.key)
             // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory
             // safety").
-            return (node.dependencies, Unmanaged.passUnretained(node.owner))
-          }
-          guard let dependencies else { continue }
-          // The list's storage switched over once (no iterator, no count by distance), in
-          // order; the frames pushed are then reversed, so that the first is built first.
-          let pushedFrom = stack.count
-          var missing: AnyServiceKey?
-          let found = dependencies.allSatisfy { dependency in
-            guard let next = owner._withUnsafeGuaranteedRef({ $0.lookup(dependency) }) else {
-              missing = dependency
-              return false
+            let owner = Unmanaged.passUnretained(node.owner)
+            _ = node.dependencies?.allSatisfy { dependency in
+              guard let next = owner._withUnsafeGuaranteedRef({ $0.lookup(dependency) }) else {
+                missing = dependency
+                return false
+              }
+              // Most dependencies are built already: checked without retaining the node, whose
+              // reference count threads building side by side would otherwise pass back and
+              // forth.
+              if !next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) {
+                stack.append(Frame(next))
+              }
+              return true
             }
-            // Most dependencies are built already: checked without retaining the node, whose
-            // reference count threads building side by side would otherwise pass back and forth.
-            if !next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) {
-              stack.append(Frame(next))
-            }
-            return true
           }
-          if !found, let missing {
-            throw owner._withUnsafeGuaranteedRef { $0.missing(missing, chain: context.chain) }
+          if let missing {
+            throw unmanaged._withUnsafeGuaranteedRef { node in
+              Unmanaged.passUnretained(node.owner)._withUnsafeGuaranteedRef {
+                $0.missing(missing, chain: context.chain)
+              }
+            }
           }
           var (low, high) = (pushedFrom, stack.count - 1)
           while low < high {
@@ -256,27 +262,15 @@ extension AnyNode {
   private func run(_ context: BuildContext, into destination: borrowing ValueDestination)
     -> DeferredError?
   {
-    switch factory {
-    case .sync(let factory):
-      do {
-        try factory(Resolver(container: owner, context: context, dependent: self), destination)
-        return nil
-      } catch {
-        return failure(error, context)
+    do {
+      // Through a method of the factory, whose `self` is borrowed: a `switch` over the field
+      // here copied the closure out of it (a retain and a release a build).
+      guard try factory.callSync(self, context, into: destination) else {
+        return DeferredError(.asyncService, key: key, chain: context.chain)
       }
-    case .mainActor(let factory):
-      // The walk hops to the main actor before it claims a main-actor service.
-      precondition(MainThread.isCurrent, "\(key) was built off the main actor")
-      return MainActor.assumeIsolated { () -> DeferredError? in
-        do {
-          try factory(Resolver(container: owner, context: context, dependent: self), destination)
-          return nil
-        } catch {
-          return failure(error, context)
-        }
-      }
-    case .async:
-      return DeferredError(.asyncService, key: key, chain: context.chain)
+      return nil
+    } catch {
+      return failure(error, context)
     }
   }
 

@@ -72,31 +72,35 @@ final class AnyNode: @unchecked Sendable {
   /// Set the first time the built value is handed out to the app (a resolve from outside the
   /// container's factories, or a handle): a service built in the background and never handed
   /// out, to the app or to a factory, was warmed up for nothing.
-  var wasResolved: Flag { Flag(node: self, bit: 1) }
+  var wasResolved: Flag { Flag(node: .passUnretained(self), bit: 1) }
   /// Set the first time a factory of the container gets the value (through its resolver): what
   /// the app used needs it, but the app did not ask for it itself.
-  var wasNeeded: Flag { Flag(node: self, bit: 2) }
+  var wasNeeded: Flag { Flag(node: .passUnretained(self), bit: 2) }
   /// Set when a build of this singleton found that it depends on a named scope: its values are
   /// then held, one per generation, never published in ``value`` (which cannot be dropped).
-  var holdsValue: Flag { Flag(node: self, bit: 4) }
+  var holdsValue: Flag { Flag(node: .passUnretained(self), bit: 4) }
 
   /// One of a node's flags: a bit of its ``flags``, read and written with relaxed ordering
-  /// (the orderings asked for are at most that).
+  /// (the orderings asked for are at most that). The node unretained: a flag is made from
+  /// the node and used at once (an `unowned(unsafe)` field read was a retain and a release on
+  /// every use, a factory's read of a built dependency included).
   struct Flag {
-    unowned(unsafe) let node: AnyNode
+    let node: Unmanaged<AnyNode>
     let bit: UInt8
 
     @inline(__always)
     func load(ordering _: AtomicLoadOrdering) -> Bool {
-      node.flags.load(ordering: .relaxed) & bit != 0
+      node._withUnsafeGuaranteedRef { $0.flags.load(ordering: .relaxed) } & bit != 0
     }
 
     @inline(__always)
     func store(_ value: Bool, ordering _: AtomicStoreOrdering) {
-      if value {
-        node.flags.bitwiseOr(bit, ordering: .relaxed)
-      } else {
-        node.flags.bitwiseAnd(~bit, ordering: .relaxed)
+      node._withUnsafeGuaranteedRef { node in
+        if value {
+          _ = node.flags.bitwiseOr(bit, ordering: .relaxed)
+        } else {
+          _ = node.flags.bitwiseAnd(~bit, ordering: .relaxed)
+        }
       }
     }
   }
@@ -257,7 +261,7 @@ final class AnyNode: @unchecked Sendable {
       }
     }
     ending.wake?.leave()
-    var batch = ending.deliver
+    guard var batch = ending.work else { return ending.value }
     while !batch.isEmpty {
       for work in batch { work.deliver(self, ending.value) }
       batch = withState { $0.delivered() }
@@ -386,6 +390,30 @@ enum Factory: Sendable {
 
   /// A factory of `Value`s from a closure that resolves what it needs itself. (The forms whose
   /// parameters are the dependencies write the value themselves: one closure, not two.)
+  /// Calls a synchronous factory (a main-actor one on the main actor, which the walk hopped to
+  /// before it claimed the service) with a resolver of `node`'s build on `context`, writing
+  /// into `destination`; `false` for an `async` factory, which it does not call. `self` is
+  /// borrowed: the closure is called in place, not copied out of its node.
+  @inline(__always)
+  func callSync(
+    _ node: AnyNode, _ context: BuildContext, into destination: borrowing ValueDestination
+  ) throws -> Bool {
+    switch self {
+    case .sync(let factory):
+      try factory(Resolver(container: node.owner, context: context, dependent: node), destination)
+      return true
+    case .mainActor(let factory):
+      precondition(MainThread.isCurrent, "\(node.key) was built off the main actor")
+      try MainActor.assumeIsolated {
+        try factory(
+          Resolver(container: node.owner, context: context, dependent: node), destination)
+      }
+      return true
+    case .async:
+      return false
+    }
+  }
+
   static func producing<Value: Sendable>(
     _ make: @escaping @Sendable (borrowing Resolver) throws -> Value
   ) -> Factory {

@@ -189,14 +189,17 @@ struct TransientEntry {
 }
 
 /// Captures every build and wait of a container, at the cost of two clock readings and one
-/// append under a lock per build (and two thread CPU time readings with
+/// append that takes no lock per build (and two thread CPU time readings with
 /// ``Recording/timingsAndCPU``).
 final class Recorder: Sendable {
   let recording: Recording
   let clock: any LaunchClock
-  /// Builds, in logs picked by the build context: threads building at once append to
-  /// different logs, and do not contend for one lock.
-  private let builds = (0..<8).map { _ in BuildLog() }
+  /// Whether `clock` is the system's monotonic clock, known at init: the build paths then read
+  /// it directly, not through the existential's witness (two readings a build).
+  private let isMonotonic: Bool
+  /// Builds, in lanes picked by the build context: threads building at once append to
+  /// different lanes.
+  private let builds = BuildLog()
   private let waits = Locked<[RawWait]>([])
   /// The transient nodes that were made at least once, each with its tally: appended to once
   /// per node, on its first making.
@@ -207,13 +210,20 @@ final class Recorder: Sendable {
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
     self.clock = clock
+    isMonotonic = clock is MonotonicClock
   }
 
   var isEnabled: Bool { recording != .off }
 
+  /// The time on the recorder's clock.
   @inline(__always)
-  private func log(for context: BuildContext) -> BuildLog {
-    builds[Int((UInt(bitPattern: ObjectIdentifier(context)) >> 4) & UInt(builds.count - 1))]
+  func now() -> UInt64 {
+    isMonotonic ? MonotonicClock.monotonicNow() : clock.now()
+  }
+
+  @inline(__always)
+  private func lane(for context: BuildContext) -> Int {
+    Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(context)) >> 4)
   }
 
   /// Marks the start of a build on `context`: of the singleton `key`, or of a transient.
@@ -228,13 +238,13 @@ final class Recorder: Sendable {
       recording == .timingsAndCPU && key != nil && context.thread != .task
       ? clock.threadCPUTime() : nil
     let signpost = key.map(Signposts.beginBuild) ?? nil
-    return Span(start: clock.now(), cpu: cpu, signpost: signpost, generation: generation)
+    return Span(start: now(), cpu: cpu, signpost: signpost, generation: generation)
   }
 
   /// Records the end of a transient build begun with `span`, into its service's totals.
   func endTransient(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
-    let duration = clock.now() &- span.start
+    let duration = now() &- span.start
     if !context.nested.isEmpty { _ = context.nested.removeLast() }
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
     if let tally = node.transientTally.load(ordering: .acquiring) {
@@ -269,7 +279,7 @@ final class Recorder: Sendable {
     outcome: RawBuild.Outcome
   ) {
     guard let span else { return }
-    let end = clock.now()
+    let end = now()
     Signposts.endBuild(span.signpost)
     let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
     let nested = context.nested.isEmpty ? 0 : context.nested.removeLast()
@@ -285,11 +295,12 @@ final class Recorder: Sendable {
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
     // Moved into the log, not copied: a copy would retain and release its references.
-    log(for: context).append(
+    builds.append(
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         thread: thread, qos: qos, queued: queued, start: span.start, end: end, nested: nested,
-        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation))
+        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation),
+      lane: lane(for: context))
   }
 
   /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
@@ -301,15 +312,16 @@ final class Recorder: Sendable {
     _ node: AnyNode, _ context: BuildContext, since start: UInt64, _ error: DeferredError
   ) {
     guard isEnabled else { return }
-    let end = clock.now()
+    let end = now()
     let duration = end &- start
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
-    log(for: context).append(
+    builds.append(
       RawBuild(
         node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
         requestedBy: nil, thread: context.thread, qos: context.qos,
         queued: context.readyAt.map { start &- $0 }, start: start, end: end, nested: duration,
-        cpu: nil, outcome: .failed(error), attempt: 0))
+        cpu: nil, outcome: .failed(error), attempt: 0),
+      lane: lane(for: context))
   }
 
   /// The priority a build of `node` on `context` records: the launch flags are read only for a
@@ -323,12 +335,12 @@ final class Recorder: Sendable {
   /// Records a build that never started (cancelled by a shutdown).
   func cancelled(_ node: AnyNode, priority: Priority) {
     guard isEnabled else { return }
-    let now = clock.now()
+    let now = now()
     let record = RawBuild(
       node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
       thread: ThreadInfo(isMain: false, name: "none"), qos: priority.qos, queued: nil,
       start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
-    builds[0].append(record)
+    builds.append(record, lane: 0)
   }
 
   /// Records that `context` waited from `start` until now for a build of `node`. The wait
@@ -336,7 +348,7 @@ final class Recorder: Sendable {
   /// build's inclusive time, not of its self time.
   func waited(for node: AnyNode, attempt: Int, by context: BuildContext, since start: UInt64) {
     guard isEnabled else { return }
-    let end = clock.now()
+    let end = now()
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= end &- start }
     let wait = RawWait(
       node: node, attempt: attempt, waiter: context.thread, waiterService: context.chain.last,
@@ -359,7 +371,7 @@ final class Recorder: Sendable {
     )
   {
     (
-      builds.flatMap(\.all), waits.withLock { $0 },
+      builds.all, waits.withLock { $0 },
       transients.withLock { $0 }.map { entry in
         (entry.node, entry.tally.stats(of: entry.node))
       },
@@ -368,55 +380,139 @@ final class Recorder: Sendable {
   }
 }
 
-/// An append-only log of builds, with its own lock.
+/// An append-only log of builds that takes no lock: a few lanes, each appended to by any
+/// thread, read by a report from any thread.
 ///
-/// A record is moved in, never copied (a copy would retain and release its references), into
-/// chunks of memory of the log's own: growing moves nothing, and no `Array` of records makes
-/// the runtime build its storage class on a launch's first build.
+/// An append reserves its record's index in its lane with one atomic add, writes the record
+/// (moved in, never copied: a copy would retain and release its references) into the lane's
+/// chunk for that index, and marks it published with a release store of its flag. A reader
+/// takes the lane's count with acquire ordering and copies every record whose flag it reads
+/// set (acquire): every append that ended before the report was asked, in its lane's order.
+/// A record still being written is left out, as one appended after the report would be. A
+/// lane's chunks double in size (the first holds 256 records), so that its chunk directory has
+/// a fixed size and never moves; a chunk is made by the first append that needs it (two that
+/// race make one each, and the one that loses the exchange frees its own).
 ///
-/// Safety: its chunks are touched only under its mutex (Docs/Design.md, "Memory safety").
+/// Safety: a record is written once, by the append that reserved its index, before its flag
+/// is published; it is read only after its flag is seen set, and destroyed only with the log
+/// (Docs/Design.md, "Memory safety").
 final class BuildLog: @unchecked Sendable {
-  private static let chunkSize = 256
-  private let mutexMemory = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private var mutex: RawMutex { RawMutex(mutexMemory) }
-  /// Guarded by `mutex`: full chunks, then the one being filled.
-  @exclusivity(unchecked) private var chunks = RawStack<UnsafeMutablePointer<RawBuild>>()
-  /// Guarded by `mutex`: how many records the last chunk holds.
-  @exclusivity(unchecked) private var lastCount = 0
+  private static let laneCount = 8
+  /// Words a lane takes: its count, its chunk directory, padding to four cache lines.
+  private static let laneStride = 32
+  private static let chunkSlots = 24
+  /// The first chunk holds 256 records (a launch's first hundreds of builds: one allocation).
+  private static let firstChunkShift = 8
+  /// Per lane: the count of reserved records (word 0), then the chunks' addresses.
+  private let words: UnsafeMutablePointer<Atomic<Int>>
 
   init() {
-    RawMutex.initialize(mutexMemory)
+    let count = Self.laneCount * Self.laneStride
+    words = UnsafeMutableRawPointer.allocate(
+      byteCount: count * MemoryLayout<Atomic<Int>>.stride, alignment: 64
+    ).bindMemory(to: Atomic<Int>.self, capacity: count)
+    for index in 0..<count { (words + index).initialize(to: Atomic(0)) }
   }
 
   deinit {
-    for index in 0..<chunks.count {
-      let chunk = chunks[index]
-      chunk.deinitialize(count: index == chunks.count - 1 ? lastCount : Self.chunkSize)
-      chunk.deallocate()
+    for lane in 0..<Self.laneCount {
+      let base = words + lane * Self.laneStride
+      for slot in 0..<Self.chunkSlots {
+        let address = base[1 + slot].load(ordering: .acquiring)
+        guard let chunk = UnsafeMutableRawPointer(bitPattern: address) else { continue }
+        let capacity = Self.capacity(of: slot)
+        let (records, flags) = Self.parts(of: chunk, capacity: capacity)
+        for index in 0..<capacity where flags[index].load(ordering: .acquiring) != 0 {
+          (records + index).deinitialize(count: 1)
+        }
+        chunk.deallocate()
+      }
     }
-    RawMutex.destroy(mutexMemory)
-    mutexMemory.deallocate()
+    words.deinitialize(count: Self.laneCount * Self.laneStride)
+    UnsafeMutableRawPointer(words).deallocate()
   }
 
-  func append(_ record: consuming RawBuild) {
-    mutex.lock()
-    defer { mutex.unlock() }
-    if chunks.isEmpty || lastCount == Self.chunkSize {
-      chunks.append(.allocate(capacity: Self.chunkSize))
-      lastCount = 0
-    }
-    (chunks[chunks.count - 1] + lastCount).initialize(to: record)
-    lastCount += 1
+  @inline(__always)
+  private static func capacity(of slot: Int) -> Int { 1 << (firstChunkShift + slot) }
+
+  /// The chunk slot of a lane's record `index`, and its index in that chunk.
+  @inline(__always)
+  private static func locate(_ index: Int) -> (slot: Int, offset: Int) {
+    let scaled = UInt(index >> firstChunkShift) + 1
+    let slot = UInt.bitWidth - 1 - scaled.leadingZeroBitCount
+    return (slot, index - ((1 << (firstChunkShift + slot)) - (1 << firstChunkShift)))
   }
 
-  /// Everything logged, oldest first.
+  /// A chunk's records, then its flags.
+  @inline(__always)
+  private static func parts(of chunk: UnsafeMutableRawPointer, capacity: Int) -> (
+    UnsafeMutablePointer<RawBuild>, UnsafeMutablePointer<Atomic<UInt8>>
+  ) {
+    let flags = chunk + capacity * MemoryLayout<RawBuild>.stride
+    return (
+      chunk.assumingMemoryBound(to: RawBuild.self),
+      flags.assumingMemoryBound(to: Atomic<UInt8>.self)
+    )
+  }
+
+  /// The chunk of `slot` of the lane at `base`, made if no append made it yet.
+  private static func chunk(_ slot: Int, of base: UnsafeMutablePointer<Atomic<Int>>)
+    -> UnsafeMutableRawPointer
+  {
+    let address = base[1 + slot].load(ordering: .acquiring)
+    if let chunk = UnsafeMutableRawPointer(bitPattern: address) { return chunk }
+    let capacity = capacity(of: slot)
+    let made = UnsafeMutableRawPointer.allocate(
+      byteCount: capacity * (MemoryLayout<RawBuild>.stride + 1),
+      alignment: MemoryLayout<RawBuild>.alignment)
+    // The flags zeroed at once (one `memset`), as the plain bytes an `Atomic<UInt8>` is.
+    (made + capacity * MemoryLayout<RawBuild>.stride)
+      .initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+    _ = (made + capacity * MemoryLayout<RawBuild>.stride)
+      .bindMemory(to: Atomic<UInt8>.self, capacity: capacity)
+    let (exchanged, found) = base[1 + slot].compareExchange(
+      expected: 0, desired: Int(bitPattern: made), ordering: .acquiringAndReleasing)
+    if exchanged { return made }
+    made.deallocate()
+    return UnsafeMutableRawPointer(bitPattern: found).unsafelyUnwrapped
+  }
+
+  /// Appends `record` to lane `lane` (any number: it is reduced to a lane's).
+  @inline(__always)
+  func append(_ record: consuming RawBuild, lane: Int) {
+    let base = words + (lane & (Self.laneCount - 1)) * Self.laneStride
+    let index = base[0].wrappingAdd(1, ordering: .relaxed).oldValue
+    let (slot, offset) = Self.locate(index)
+    let (records, flags) = Self.parts(
+      of: Self.chunk(slot, of: base), capacity: Self.capacity(of: slot))
+    (records + offset).initialize(to: record)
+    flags[offset].store(1, ordering: .releasing)
+  }
+
+  /// Every record whose append has ended, lane by lane, each lane's oldest first.
   var all: [RawBuild] {
-    mutex.lock()
-    defer { mutex.unlock() }
     var all: [RawBuild] = []
-    for index in 0..<chunks.count {
-      let count = index == chunks.count - 1 ? lastCount : Self.chunkSize
-      all.append(contentsOf: UnsafeBufferPointer(start: chunks[index], count: count))
+    for lane in 0..<Self.laneCount {
+      let base = words + lane * Self.laneStride
+      let count = base[0].load(ordering: .acquiring)
+      var index = 0
+      while index < count {
+        let (slot, offset) = Self.locate(index)
+        let capacity = Self.capacity(of: slot)
+        let address = base[1 + slot].load(ordering: .acquiring)
+        guard let chunk = UnsafeMutableRawPointer(bitPattern: address) else {
+          // Its first append has not made it yet: nothing in it is published.
+          index += capacity - offset
+          continue
+        }
+        let (records, flags) = Self.parts(of: chunk, capacity: capacity)
+        let end = Swift.min(count, index + capacity - offset)
+        for position in offset..<(offset + end - index)
+        where flags[position].load(ordering: .acquiring) != 0 {
+          all.append(records[position])
+        }
+        index = end
+      }
     }
     return all
   }

@@ -164,9 +164,14 @@ struct SlotState {
   /// (then call ``delivered()`` until it returns nothing).
   struct Ending {
     let wake: DispatchGroup?
-    let deliver: [PendingWork]
+    /// The work to deliver, `nil` if there is none: most builds have none, and an empty array
+    /// would be retained and released on every build's end.
+    let work: [PendingWork]?
     /// The value to hand the work, if it is held.
     let value: Held?
+
+    /// The work to deliver.
+    var deliver: [PendingWork] { work ?? [] }
   }
 
   mutating func claim(by context: BuildContext) -> Claim {
@@ -241,9 +246,9 @@ struct SlotState {
     if let building = removeStale(attempt: attempt) {
       let wake = building.latch?.finish(.built(value))
       guard case .idle = state, !delivering, !pending.isEmpty else {
-        return Ending(wake: wake, deliver: [], value: value)
+        return Ending(wake: wake, work: nil, value: value)
       }
-      return Ending(wake: wake, deliver: takePending(delivering: true), value: value)
+      return Ending(wake: wake, work: takePending(delivering: true), value: value)
     }
     let latch = end(attempt: attempt)
     if let storing {
@@ -253,12 +258,12 @@ struct SlotState {
     }
     // Most builds have no queued work (and no box): nothing to hand over, no array copied or
     // replaced.
-    if pending.isEmpty {
+    guard let rare, !rare.pending.isEmpty else {
       if delivering { unsharedRare().delivering = false }
-      return Ending(wake: latch?.finish(.built(value)), deliver: [], value: value)
+      return Ending(wake: latch?.finish(.built(value)), work: nil, value: value)
     }
     return Ending(
-      wake: latch?.finish(.built(value)), deliver: takePending(delivering: true), value: value)
+      wake: latch?.finish(.built(value)), work: takePending(delivering: true), value: value)
   }
 
   /// Ends the build under way with a failure: the next resolve tries again. Queued work stays

@@ -56,7 +56,7 @@ enum WaitGraph {
     throws(DeferredError)
   {
     _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
-    let elapsed = node.owner.recorder.clock.now() &- start
+    let elapsed = node.owner.recorder.now() &- start
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= elapsed }
   }
 
@@ -88,7 +88,7 @@ enum WaitGraph {
     // The wait begins before the observer hears of it: what the observer does next (a test
     // moving its clock, say) falls inside the wait. A wait for the main actor is told by the
     // hop, once its job is queued.
-    let start = node.owner.recorder.clock.now()
+    let start = node.owner.recorder.now()
     if !onMain { tellWaitObserver(node, context) }
     return start
   }
