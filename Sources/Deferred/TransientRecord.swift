@@ -4,10 +4,11 @@ public struct TransientRecord: Sendable, Hashable {
   public var service: String
   /// How many times it was built: every build, timed or not.
   public var count: Int
-  /// How many of its builds were timed: `total`, `median` and `max` are theirs. Every build is
-  /// timed but those a ``ServiceHandle`` makes at once past the first 1,024, of which one in 64
-  /// is: timing each would cost as much as the rest of its making. Never an estimate: `total`
-  /// is the sum of the timed builds, not scaled up to `count`.
+  /// How many of its builds were timed: `total`, `median` and `max` are theirs. The first
+  /// 1,024 builds are timed; past them, a build made at once (read through a ``ServiceHandle``
+  /// or resolved outside any other build, its dependencies built) is timed one in 64, since
+  /// timing each would cost as much as the rest of its making; any other build is timed. Never
+  /// an estimate: `total` is the sum of the timed builds, not scaled up to `count`.
   public var timed: Int
   /// All its timed builds together (all its builds when `timed` is `count`).
   public var total: Duration
