@@ -52,6 +52,7 @@ workloads=(
   "resolveCached 100000 resolve"
   "resolveHandle 100000 resolve"
   "resolveTransient 100000 resolve"
+  "resolveTransientHandle 100000 resolve"
   "register 1000 registration"
   "coldFirstResolve 200 service"
   "launch 1000 service"

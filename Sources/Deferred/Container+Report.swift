@@ -74,7 +74,7 @@ extension Container {
     let transients = transientStats.map { node, stats in
       let samples = stats.samples.sorted()
       return TransientRecord(
-        service: node.key.description, count: stats.count,
+        service: node.key.description, count: stats.count, timed: stats.timed,
         total: Duration(nanoseconds: stats.total),
         median: Duration(nanoseconds: samples.isEmpty ? 0 : samples[samples.count / 2]),
         max: Duration(nanoseconds: stats.max))

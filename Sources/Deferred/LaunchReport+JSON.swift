@@ -80,6 +80,7 @@ extension LaunchReport {
       transients.append(
         TransientRecord(
           service: try text(item["service"], "service"), count: Int(item["count"]?.int ?? 0),
+          timed: item["timedCount"]?.int.map { Int($0) },
           total: try nanoseconds(item["totalNs"], "totalNs"),
           median: try nanoseconds(item["medianNs"], "medianNs"),
           max: try nanoseconds(item["maxNs"], "maxNs")))
@@ -193,11 +194,14 @@ extension LaunchReport {
         "transients",
         .array(
           transients.map {
-            .object([
+            var members: [(String, JSONValue)] = [
               ("service", .string($0.service)), ("count", .int(Int64($0.count))),
               ("totalNs", number($0.total)), ("medianNs", number($0.median)),
               ("maxNs", number($0.max)),
-            ])
+            ]
+            // Only where some builds were not timed: older reports read as before.
+            if $0.timed != $0.count { members.insert(("timedCount", .int(Int64($0.timed))), at: 2) }
+            return .object(members)
           })
       ),
       (

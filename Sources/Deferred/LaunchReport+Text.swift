@@ -70,7 +70,8 @@ extension LaunchReport {
         header: ["service", "count", "total", "median", "max"],
         rows: transients.map {
           [
-            $0.service, String($0.count), milliseconds($0.total), milliseconds($0.median),
+            $0.service, $0.timed == $0.count ? String($0.count) : "\($0.count) (\($0.timed) timed)",
+            milliseconds($0.total), milliseconds($0.median),
             milliseconds($0.max),
           ]
         }, rightAligned: [1, 2, 3, 4])

@@ -36,7 +36,11 @@ import Synchronization
 ///   stale: a registration can be replaced only before it is built, so the handle's value was
 ///   never built, and the handle resolves the replacement, by its key, as `resolve` does (each
 ///   read then costs a `resolve`; a handle made after the replacement reads the fast way).
-/// - A transient service is built anew on every read, as with `resolve`.
+/// - A transient service is built anew on every read, as with `resolve`. Once the services it
+///   declares are built, a read makes it at once: its factory is called with them, read
+///   lock-free, into the caller's memory (no lookup, no walk of the graph, no allocation but
+///   the factory's own), counted and timed in the launch report as every making is. Before
+///   that, or from inside another service's factory, it is resolved as `resolve` does.
 /// - Once the container (or the one that owns the registration, for one a child inherits) is
 ///   shut down, every read throws ``DeferredError/Code/shutDown``, even of a service built
 ///   before, as `resolve` does.
@@ -126,7 +130,9 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   }
 
   /// The part of ``withValue(_:)`` that is not inlined: `body` called with a resolved value.
-  @usableFromInline @inline(never)
+  /// Specialised in the caller's module (a transient's making then moves its value as the
+  /// caller's type), never inlined.
+  @inlinable @inline(never)
   func withValueSlow<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
     body(try resolveSlow())
   }
@@ -144,6 +150,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     isolation: isolated (any Actor)? = #isolation
   ) async throws(DeferredError) -> Value {
     if let value = readyValue { return value.assumingMemoryBound(to: Value.self).pointee }
+    if let value = try madeAtOnce() { return value }
     return try await container.resolveAsync(key, context: nil)
   }
 
@@ -159,16 +166,41 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return value
   }
 
-  /// The part of ``resolve()`` that is not inlined.
-  @usableFromInline
+  /// What ``resolve()`` does with a service it cannot read straight away: a transient made at
+  /// once, anything else resolved by key.
+  @inlinable
   func resolveSlow() throws(DeferredError) -> Value {
+    if let value = try madeAtOnce() { return value }
+    return try resolveByKey()
+  }
+
+  /// A value of a transient service made at once, into the caller's memory: its factory
+  /// called with its dependencies, which are built, and nothing else (no walk, no lookup, no
+  /// allocation but the factory's own); `nil` where that cannot be (not transient, a
+  /// dependency not built yet, main-actor, `async`, replaced, shut down, or a build under way
+  /// on this thread), for the ordinary resolve.
+  @inlinable
+  func madeAtOnce() throws(DeferredError) -> Value? {
+    try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) {
+      buffer throws(DeferredError) -> Value? in
+      let slot = buffer.baseAddress.unsafelyUnwrapped
+      guard try node.makeTransient(into: UnsafeMutableRawPointer(slot), for: container) else {
+        return nil
+      }
+      return slot.move()
+    }
+  }
+
+  /// The service resolved by the handle's key, as ``Container/resolve(_:)`` resolves it.
+  @usableFromInline
+  func resolveByKey() throws(DeferredError) -> Value {
     try container.resolve(key, context: nil)
   }
 
   @usableFromInline
   func requireSlow() -> Value {
     do {
-      return try container.resolve(key, context: nil)
+      return try resolveSlow()
     } catch {
       fatalError("Deferred: \(error)")
     }

@@ -2,13 +2,19 @@
 public struct TransientRecord: Sendable, Hashable {
   /// The service, as its key prints.
   public var service: String
-  /// How many times it was built.
+  /// How many times it was built: every build, timed or not.
   public var count: Int
-  /// All its builds together.
+  /// How many of its builds were timed: `total`, `median` and `max` are theirs. The first
+  /// 1,024 builds are timed; past them, a build made at once (read through a ``ServiceHandle``
+  /// or resolved outside any other build, its dependencies built) is timed one in 64, since
+  /// timing each would cost as much as the rest of its making; any other build is timed. Never
+  /// an estimate: `total` is the sum of the timed builds, not scaled up to `count`.
+  public var timed: Int
+  /// All its timed builds together (all its builds when `timed` is `count`).
   public var total: Duration
-  /// The median build.
+  /// The median of the first 1,024 timed builds.
   public var median: Duration
-  /// The longest build.
+  /// The longest timed build.
   public var max: Duration
 
   /// Creates a record.
@@ -16,12 +22,17 @@ public struct TransientRecord: Sendable, Hashable {
   /// - Parameters:
   ///   - service: The service.
   ///   - count: How many times it was built.
-  ///   - total: All builds together.
-  ///   - median: The median build.
-  ///   - max: The longest build.
-  public init(service: String, count: Int, total: Duration, median: Duration, max: Duration) {
+  ///   - timed: How many of those builds were timed; all of them (`count`) if `nil`.
+  ///   - total: All timed builds together.
+  ///   - median: The median timed build.
+  ///   - max: The longest timed build.
+  public init(
+    service: String, count: Int, timed: Int? = nil, total: Duration, median: Duration,
+    max: Duration
+  ) {
     self.service = service
     self.count = count
+    self.timed = timed ?? count
     self.total = total
     self.median = median
     self.max = max
@@ -30,10 +41,11 @@ public struct TransientRecord: Sendable, Hashable {
 
 extension TransientRecord: Codable {
   private enum CodingKeys: String, CodingKey {
-    case service, count, totalNs, medianNs, maxNs
+    case service, count, timedCount, totalNs, medianNs, maxNs
   }
 
-  /// Reads a record in the shape of the report's JSON schema.
+  /// Reads a record in the shape of the report's JSON schema (`timedCount`, absent from older
+  /// reports, is then `count`).
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` for a missing field or a value of the wrong kind.
@@ -42,6 +54,7 @@ extension TransientRecord: Codable {
     self.init(
       service: try values.decode(String.self, forKey: .service),
       count: try values.decodeIfPresent(Int.self, forKey: .count) ?? 0,
+      timed: try values.decodeIfPresent(Int.self, forKey: .timedCount),
       total: try values.decodeNanoseconds(forKey: .totalNs),
       median: try values.decodeNanoseconds(forKey: .medianNs),
       max: try values.decodeNanoseconds(forKey: .maxNs))
@@ -55,6 +68,7 @@ extension TransientRecord: Codable {
     var values = encoder.container(keyedBy: CodingKeys.self)
     try values.encode(service, forKey: .service)
     try values.encode(count, forKey: .count)
+    if timed != count { try values.encode(timed, forKey: .timedCount) }
     try values.encodeNanoseconds(total, forKey: .totalNs)
     try values.encodeNanoseconds(median, forKey: .medianNs)
     try values.encodeNanoseconds(max, forKey: .maxNs)

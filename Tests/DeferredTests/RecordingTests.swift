@@ -205,12 +205,14 @@ final class Formatter: Sendable {}
     let container = Container(scheduler: ManualScheduler(), clock: clock)
     // Made from four threads at once, each making taking no time on the manual clock.
     try container.register(Formatter.self, scope: .transient) { Formatter() }
-    // Made on one thread, each making taking 1 ms, and the last 3 ms: past the sample limit.
+    // Made on one thread, each making taking 1 ms, the 1,472nd 3 ms and the 1,500th 5 ms:
+    // past the first 1,024, which are all timed, one making in 64 is (the 1,472nd is, the
+    // 1,500th is not).
     let slow = 1_500
     let made = Atomic<Int>(0)
     try container.register(Parser.self, scope: .transient) {
       let count = made.wrappingAdd(1, ordering: .relaxed).newValue
-      clock.advance(by: .milliseconds(count == slow ? 3 : 1))
+      clock.advance(by: .milliseconds(count == 1_472 ? 3 : count == slow ? 5 : 1))
       return Parser()
     }
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
@@ -219,16 +221,17 @@ final class Formatter: Sendable {}
     for _ in 0..<slow { _ = try container.resolve(Parser.self) }
     let byService = Dictionary(
       uniqueKeysWithValues: container.launchReport().transients.map { ($0.service, $0) })
-    #expect(
-      byService["Formatter"]
-        == TransientRecord(
-          service: "Formatter", count: 2_800, total: .zero, median: .zero, max: .zero)
-    )
+    // Every making counted, from every thread.
+    let formatter = try #require(byService["Formatter"])
+    #expect(formatter.count == 2_800)
+    #expect(formatter.timed >= 1_024 && formatter.timed < 2_800)
+    #expect(formatter.total == .zero && formatter.max == .zero)
+    // The timed makings only, never scaled up: the untimed 5 ms making is in no figure.
     #expect(
       byService["Parser"]
         == TransientRecord(
-          service: "Parser", count: slow, total: .milliseconds(slow + 2), median: Self.ms,
-          max: .milliseconds(3)))
+          service: "Parser", count: slow, timed: 1_024 + (slow - 1_024) / 64,
+          total: .milliseconds(1_030 + 3), median: Self.ms, max: .milliseconds(3)))
   }
 
   @Test func recordingCanBeTurnedOff() throws {

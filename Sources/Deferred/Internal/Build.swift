@@ -321,9 +321,69 @@ extension AnyNode {
   private func makeTransient<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
+    // Outside any build, one whose dependencies were seen built is made at once.
+    if context.chain.isEmpty && makesAtOnce {
+      let destination = ValueDestination.transient(Value.self, on: context)
+      do throws(DeferredError) {
+        try makeAtOnce(into: destination, context)
+      } catch {
+        destination.discard(from: context)
+        throw error
+      }
+      return destination.take(as: Value.self, from: context)
+    }
     // A transient whose declared dependencies are all built needs no walk of the graph.
-    if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
+    if !dependenciesAreBuilt || (!context.chain.isEmpty && context.chain.contains(key)) {
+      try ensureReady(context)
+    }
     return try makeValue(context, as: Value.self)
+  }
+
+  /// Makes one value of this transient node into `destination`, on `context`, whose chain is
+  /// empty (no build or making is under way on it), once ``makesAtOnce``: no walk, no check of
+  /// the dependencies, no record's span (no build encloses it, so no nested time to account
+  /// for). It is on the chain while its factory runs, as any making is, so that what the
+  /// factory resolves itself is built and named as it would be, and a factory that comes back
+  /// to it is a cycle. Every making is counted; the first ``TransientStats/sampleLimit`` are
+  /// timed, then one in ``TransientStats/timingStride`` (the report says how many were).
+  func makeAtOnce(
+    into destination: borrowing ValueDestination, _ context: BuildContext
+  ) throws(DeferredError) {
+    context.chain.append(key)
+    let failure = withRecorder { recorder -> DeferredError? in
+      guard recorder.isEnabled else { return run(context, into: destination) }
+      // Counted, and past the first makings timed one in `TransientStats.timingStride`.
+      if let tally = transientTally.load(ordering: .acquiring),
+        tally._withUnsafeGuaranteedRef({ $0.countUntimed() })
+      {
+        return run(context, into: destination)
+      }
+      let start = recorder.clock.now()
+      let failure = run(context, into: destination)
+      recorder.madeTransient(self, taking: recorder.clock.now() &- start)
+      return failure
+    }
+    context.chain.removeLast()
+    if let failure { throw failure }
+  }
+
+  /// A handle's making of this transient node into `raw` (memory for one value of its type,
+  /// not initialised), if it can be made at once (``makesAtOnce``, neither `container` nor the
+  /// owner shut down, and no build under way on the calling thread): returns whether it made
+  /// it. Anything else is resolved by key, as ``Container/resolve(_:)`` does.
+  @usableFromInline
+  func makeTransient(into raw: UnsafeMutableRawPointer, for container: Container)
+    throws(DeferredError) -> Bool
+  {
+    guard makesAtOnce,
+      container.launchPhase.load(ordering: .relaxed) != shutDownPhase,
+      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase
+    else { return false }
+    return try BuildContext.withCurrent { context throws(DeferredError) -> Bool in
+      guard context.chain.isEmpty else { return false }
+      try makeAtOnce(into: ValueDestination(uninitialized: raw, type: key.type), context)
+      return true
+    }
   }
 
   /// Runs this transient node's factory on `context`, its dependencies ready: the value is made

@@ -62,8 +62,10 @@ final class AnyNode: @unchecked Sendable {
   /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
   /// it go to the main-thread lane.
   let isMainActor: Bool
-  /// ``wasResolved``, ``wasNeeded``, ``holdsValue`` and whether a build owns the value cell's
-  /// inline storage (``valueDestination()``), a bit each: one byte, not four.
+  /// ``wasResolved``, ``wasNeeded``, ``holdsValue``, whether a build owns the value cell's
+  /// inline storage (``valueDestination()``), whether the declared dependencies are built
+  /// (``dependenciesAreBuilt``) and whether the registration was replaced, a bit each: one
+  /// byte, not six.
   fileprivate let flags = Atomic<UInt8>(0)
   /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. Never touched
   /// without the lock, so the runtime's exclusivity checks are off.
@@ -108,6 +110,13 @@ final class AnyNode: @unchecked Sendable {
   /// The bit of ``flags`` set while a build owns the value cell's inline storage, and for good
   /// once a value is published there.
   private static let valueStorageBit: UInt8 = 8
+  /// The bit of ``flags`` set, for good, once every dependency this synchronous node declares
+  /// was found a built singleton (``dependenciesAreBuilt``): a published value is never
+  /// unpublished, and a built registration is never replaced, so it stays true.
+  private static let dependenciesBuiltBit: UInt8 = 16
+  /// The bit of ``flags`` set, for good, when the registration is replaced
+  /// (``retire(replacedBy:)``): a handle that holds it then resolves by key.
+  private static let retiredBit: UInt8 = 32
 
   /// Memory for the value a build of this node makes: the value cell's inline storage for a
   /// singleton whose value fits and is not held (published there, it needs no allocation),
@@ -207,11 +216,29 @@ final class AnyNode: @unchecked Sendable {
   }
 
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
-  /// a built singleton.
+  /// a built singleton. Once true, noted in a bit of ``flags``: it stays true (a published
+  /// value stays published, a built registration cannot be replaced), and later calls read the
+  /// bit instead of looking each dependency up.
   var dependenciesAreBuilt: Bool {
+    if flags.load(ordering: .acquiring) & Self.dependenciesBuiltBit != 0 { return true }
     guard !isAsync, let dependencies else { return false }
     // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory safety").
-    return Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef { $0.areBuilt(dependencies) }
+    guard
+      Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef({ $0.areBuilt(dependencies) })
+    else { return false }
+    // Released: whoever reads the bit with acquire ordering sees the values this thread saw.
+    flags.bitwiseOr(Self.dependenciesBuiltBit, ordering: .releasing)
+    return true
+  }
+
+  /// Whether a value of this transient service can be made at once: synchronous, not isolated
+  /// to the main actor, every declared dependency a built singleton (as last seen: the bit is
+  /// set by ``dependenciesAreBuilt``), and not replaced. One atomic load once it is.
+  @inline(__always)
+  var makesAtOnce: Bool {
+    kind == .transient && !isMainActor
+      && flags.load(ordering: .acquiring) & (Self.dependenciesBuiltBit | Self.retiredBit)
+        == Self.dependenciesBuiltBit
   }
 
   /// Calls `body` with the owner's recorder, neither retained: the owner outlives every build
@@ -355,6 +382,7 @@ final class AnyNode: @unchecked Sendable {
   func retire(replacedBy replacement: AnyNode) -> Bool {
     // One node's lock at a time: the two may share a lock.
     guard let work = withState({ $0.retire(replacedBy: replacement) }) else { return false }
+    flags.bitwiseOr(Self.retiredBit, ordering: .releasing)
     if !work.isEmpty { replacement.receive(work, ahead: true) }
     return true
   }

@@ -110,13 +110,21 @@ struct Span {
 /// ``TransientStats/sampleLimit`` durations for the median.
 struct TransientStats {
   static let sampleLimit = 1_024
+  /// Past the first ``sampleLimit`` timed makings, a making at once is timed one in this many
+  /// (the others are counted, not timed: two clock readings cost as much as the rest of the
+  /// making's own work).
+  static let timingStride = 64
+  /// Every making.
   var count = 0
+  /// The makings timed: `total`, `max` and the samples are theirs.
+  var timed = 0
   var total: UInt64 = 0
   var max: UInt64 = 0
   var samples: [UInt64] = []
 
   mutating func add(_ duration: UInt64) {
     count += 1
+    timed += 1
     total &+= duration
     max = Swift.max(max, duration)
     if samples.count < Self.sampleLimit { samples.append(duration) }
@@ -131,7 +139,13 @@ struct TransientStats {
 /// Safety: `@unchecked Sendable` because its samples are touched only under its node's lock,
 /// and everything else is atomic (Docs/Design.md, "Memory safety").
 final class TransientTally: @unchecked Sendable {
+  /// The makings timed.
   private let count = Atomic<Int>(0)
+  /// The makings at once counted and not timed.
+  private let untimed = Atomic<Int>(0)
+  /// Which making at once is timed (one in ``TransientStats/timingStride``): a relaxed load and
+  /// store, not a read-modify-write; a lost update changes only which making is timed.
+  private let ticket = Atomic<Int>(0)
   private let total = Atomic<UInt64>(0)
   private let longest = Atomic<UInt64>(0)
   /// Guarded by the node's lock: no exclusivity check (a runtime call on every access).
@@ -155,6 +169,19 @@ final class TransientTally: @unchecked Sendable {
     tally(duration)
   }
 
+  /// Counts a making at once that is not to be timed, and returns `true`; or returns `false`,
+  /// counting nothing, for one to be timed (then counted by ``add(_:of:)``): each of the first
+  /// ``TransientStats/sampleLimit``, then one in ``TransientStats/timingStride``.
+  @inline(__always)
+  func countUntimed() -> Bool {
+    guard count.load(ordering: .relaxed) >= TransientStats.sampleLimit else { return false }
+    let next = ticket.load(ordering: .relaxed) &+ 1
+    ticket.store(next, ordering: .relaxed)
+    if next % TransientStats.timingStride == 0 { return false }
+    untimed.wrappingAdd(1, ordering: .relaxed)
+    return true
+  }
+
   @inline(__always)
   private func tally(_ duration: UInt64) {
     count.wrappingAdd(1, ordering: .relaxed)
@@ -172,7 +199,8 @@ final class TransientTally: @unchecked Sendable {
   func stats(of node: AnyNode) -> TransientStats {
     node.withState { _ in
       var stats = TransientStats()
-      stats.count = count.load(ordering: .relaxed)
+      stats.timed = count.load(ordering: .relaxed)
+      stats.count = stats.timed + untimed.load(ordering: .relaxed)
       stats.total = total.load(ordering: .relaxed)
       stats.max = longest.load(ordering: .relaxed)
       stats.samples = samples
@@ -247,6 +275,12 @@ final class Recorder: Sendable {
     let duration = now() &- span.start
     if !context.nested.isEmpty { _ = context.nested.removeLast() }
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
+    madeTransient(node, taking: duration)
+  }
+
+  /// Records one making of the transient `node` that took `duration`, into its service's
+  /// totals.
+  func madeTransient(_ node: AnyNode, taking duration: UInt64) {
     if let tally = node.transientTally.load(ordering: .acquiring) {
       tally._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
       return

@@ -290,6 +290,13 @@ final class WeakObject {
 }
 
 extension ValueDestination {
+  /// `raw`, memory for one value of `type` that is not initialised, which the caller owns
+  /// and frees (a handle's making of a transient, into the caller's stack). In an extension,
+  /// so that the memberwise initialiser stays.
+  init(uninitialized raw: UnsafeMutableRawPointer, type: Any.Type) {
+    self.init(raw: raw, type: type)
+  }
+
   /// Moves the value out as the object it is (a weak service's value), and frees the memory.
   consuming func takeObject() -> AnyObject {
     func take<Value>(_: Value.Type, _ destination: consuming ValueDestination) -> AnyObject {

@@ -19,6 +19,7 @@ enum GateChild {
   /// The workloads, with what their count is.
   static let workloads = [
     "resolveCached (resolves)", "resolveHandle (resolves)", "resolveTransient (resolves)",
+    "resolveTransientHandle (resolves)",
     "register (services, a multiple of \(Chain.chunk))",
     "coldFirstResolve (chain length, a multiple of \(Chain.chunk))",
     "launch (services)", "resolveEach (services)",
@@ -27,6 +28,8 @@ enum GateChild {
     // The other forms of a cached resolve, not gated: by an unnamed key, by a named key,
     // `require`.
     "resolveKeyCached (resolves)", "resolveNamedCached (resolves)", "requireCached (resolves)",
+    // A reference, not gated: the transient's direct code, `Clock(storage)`.
+    "transientDirect (makings)",
   ]
 
   /// Sets up `workload`, runs its measured function once over `count` operations, and prints
@@ -87,6 +90,19 @@ enum GateChild {
       must { try container.register(Clock.self, scope: .transient, Clock.init) }
       blackHole(must { try container.resolve(Clock.self) })
       allocations = AllocationCount.allocations { gateResolveTransient(container, count: count) }
+    case "resolveTransientHandle":
+      let container = Deferred.Container()
+      must { try container.register(Storage.self) { Storage() } }
+      must { try container.register(Clock.self, scope: .transient, Clock.init) }
+      let handle = must { try container.handle(Clock.self) }
+      // Warmed up as resolveTransient is: the storage built, the transient made once.
+      blackHole(must { try handle.resolve() })
+      allocations = AllocationCount.allocations {
+        gateResolveTransientHandle(handle, count: count)
+      }
+    case "transientDirect":
+      let storage = Storage()
+      allocations = AllocationCount.allocations { gateTransientDirect(storage, count: count) }
     case "register":
       guard validChain(count) else { return fail("no chain of \(count) services") }
       // The types are known to the runtime already (their metadata made, their conformances
@@ -233,6 +249,20 @@ func gateLazyMutex(_ lazy: LazyStorage, built: Storage, count: Int) {
 @inline(never)
 func gateResolveTransient(_ container: Deferred.Container, count: Int) {
   must { for _ in 0..<count { blackHole(try container.resolve(Clock.self)) } }
+}
+
+/// `count` makings of the same transient service through a handle looked up beforehand (its
+/// dependency built already): the handle's making at once.
+@inline(never)
+func gateResolveTransientHandle(_ handle: ServiceHandle<Clock>, count: Int) {
+  must { for _ in 0..<count { blackHole(try handle.resolve()) } }
+}
+
+/// `count` makings of a ``Clock`` by hand, from the storage: the direct code the transient
+/// paths are measured against (not gated).
+@inline(never)
+func gateTransientDirect(_ storage: Storage, count: Int) {
+  for _ in 0..<count { blackHole(Clock(storage)) }
 }
 
 /// Registers the first `count` chain services, each with the previous as its parameter.
