@@ -358,9 +358,9 @@ extension AnyNode {
       {
         return run(context, into: destination)
       }
-      let start = recorder.clock.now()
+      let start = recorder.now()
       let failure = run(context, into: destination)
-      recorder.madeTransient(self, taking: recorder.clock.now() &- start)
+      recorder.madeTransient(self, taking: recorder.now() &- start)
       return failure
     }
     context.chain.removeLast()
