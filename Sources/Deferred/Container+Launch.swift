@@ -287,7 +287,11 @@ extension Container {
   /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
   /// one build and starting the next take the launch lock once.
   private func runScheduled(_ first: LaunchSchedule.EntryID, qos: BuildQoS?) {
-    var next = schedule { schedule in started(schedule.start(first, now: clock.now())) }
+    // The flags once a job: fixed since the first frame.
+    let (firstRun, flags) = schedule { schedule in
+      (started(schedule.start(first, now: clock.now())), schedule.runFlags)
+    }
+    var next = firstRun
     // One thread, one lane: a main-lane build carries on with nothing, so the context of the
     // first build is every build's.
     var lastContext: BuildContext?
@@ -295,7 +299,7 @@ extension Container {
       guard !run.isAsync else {
         Task {
           let context = BuildContext(thread: .task)
-          run.prepare(context)
+          run.prepare(context, flags: flags)
           let outcome: LaunchSchedule.Outcome
           do throws(DeferredError) {
             try await run.node.ensureReadyAsync(context)
@@ -312,7 +316,7 @@ extension Container {
       let context =
         lastContext ?? (run.isMainLane ? BuildContext.mainActor : BuildContext.current)
       lastContext = context
-      run.prepare(context)
+      run.prepare(context, flags: flags)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {
         try run.node.ensureReady(context)

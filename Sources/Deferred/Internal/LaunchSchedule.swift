@@ -417,12 +417,15 @@ struct LaunchSchedule {
       return nil
     }
     entries[id].status = .running
-    // No flags, the common launch: nothing to retain and release for each build.
     return ScheduledRun(
       id: id, node: entries[id].node, qos: entries[id].priority.qos,
       isAsync: entries[id].isAsync, isMainLane: entries[id].isMainLane,
-      readyAt: entries[id].readyAt, startedAt: now, flags: flags.isEmpty ? nil : flags)
+      readyAt: entries[id].readyAt, startedAt: now)
   }
+
+  /// The launch's flags for a scheduled build's context, `nil` if it has none (the common
+  /// launch: nothing to retain and release). Fixed once the first frame is drawn.
+  var runFlags: Set<LaunchFlag>? { flags.isEmpty ? nil : flags }
 
   /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
   /// starts the first synchronous one of that quality of service for the finishing thread to
@@ -554,8 +557,10 @@ struct LaunchSchedule {
     let stage = entries[id].priority.stage
     while true {
       let owner = node.owner
-      for key in node.knownDependencies {
-        guard let found = owner.lookup(key) else { continue }
+      // By index: the list's iterator is a call per key.
+      let dependencies = node.knownDependencies
+      for index in dependencies.indices {
+        guard let found = owner.lookup(dependencies[index]) else { continue }
         // Built ones, the most, are passed over without retaining their node.
         if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
         // Looked up without retaining the node: it is retained only to be gone through.
@@ -1053,9 +1058,14 @@ struct ScheduledBuild {
 
 /// A scheduled build about to run: its entry's number and service, and what its build context
 /// records.
+///
+/// A plain value, copied with nothing to retain: its node is unretained, kept alive by the
+/// schedule's entry (entries are never removed) in the container that runs the build
+/// (Docs/Design.md, "Memory safety"), and the launch's flags are read once a job
+/// (``LaunchSchedule/runFlags``), not carried by each build.
 struct ScheduledRun: Sendable {
   let id: LaunchSchedule.EntryID
-  let node: AnyNode
+  unowned(unsafe) let node: AnyNode
   let qos: BuildQoS
   /// Whether its factory is async (run in a task, holding no thread).
   let isAsync: Bool
@@ -1064,11 +1074,9 @@ struct ScheduledRun: Sendable {
   let readyAt: UInt64?
   /// When the schedule started it.
   let startedAt: UInt64
-  /// The launch's flags, `nil` if it has none.
-  let flags: Set<LaunchFlag>?
 
-  /// Sets `context` up for this build.
-  func prepare(_ context: BuildContext) {
+  /// Sets `context` up for this build, with the launch's `flags` (`nil` if it has none).
+  func prepare(_ context: BuildContext, flags: Set<LaunchFlag>?) {
     context.trigger = .scheduled
     if let flags {
       context.flags = flags
