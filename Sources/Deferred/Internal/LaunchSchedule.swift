@@ -556,11 +556,19 @@ struct LaunchSchedule {
     var node = entries[id].node
     let stage = entries[id].priority.stage
     while true {
-      let owner = node.owner
-      // By index: the list's iterator is a call per key.
+      // The owner unretained: it outlives its nodes (Docs/Design.md, "Memory safety").
+      let owner = Unmanaged.passUnretained(node.owner)
+      // By index, an unnamed key by its type alone: the list's iterator is a call per key,
+      // and a key made is a name retained and released.
       let dependencies = node.knownDependencies
       for index in dependencies.indices {
-        guard let found = owner.lookup(dependencies[index]) else { continue }
+        let found =
+          if let type = dependencies.unnamedType(at: index) {
+            owner._withUnsafeGuaranteedRef { $0.lookup(ObjectIdentifier(type), nil, 0) }
+          } else {
+            owner._withUnsafeGuaranteedRef { $0.lookup(dependencies[index]) }
+          }
+        guard let found else { continue }
         // Built ones, the most, are passed over without retaining their node.
         if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
         // Looked up without retaining the node: it is retained only to be gone through.
