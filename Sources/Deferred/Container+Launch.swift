@@ -225,26 +225,26 @@ extension Container {
     }
     // The end of a build asks for none of the rest.
     if work.hasRareParts { performRareParts(work) }
-    for entry in work.submit {
-      let (key, qos) = (entry.node.key, entry.priority.qos)
-      guard !entry.isMainLane else {
+    for build in work.submit {
+      let (id, key, qos) = (build.id, build.node.key, build.priority.qos)
+      guard !build.isMainLane else {
         // One build a turn of the main queue: it carries on with nothing.
         scheduler.scheduleOnMain(
           LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
-            self?.runScheduled(entry, qos: nil)
+            self?.runScheduled(id, qos: nil)
           })
         continue
       }
       scheduler.schedule(
         LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
-          self?.runScheduled(entry, qos: qos)
+          self?.runScheduled(id, qos: qos)
         })
     }
   }
 
   /// Timers, waiters and cancellations of `work`.
   private func performRareParts(_ work: LaunchWork) {
-    for entry in work.cancelled { recorder.cancelled(entry.node, priority: entry.priority) }
+    for build in work.cancelled { recorder.cancelled(build.node, priority: build.priority) }
     for delay in work.timers {
       scheduler.schedule(
         LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
@@ -286,16 +286,20 @@ extension Container {
   /// the same quality of service, runs that one too on this thread instead of handing it to
   /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
   /// one build and starting the next take the launch lock once.
-  private func runScheduled(_ first: LaunchSchedule.Entry, qos: BuildQoS?) {
-    var next = schedule { schedule in started(schedule.start(first, now: clock.now())) }
+  private func runScheduled(_ first: LaunchSchedule.EntryID, qos: BuildQoS?) {
+    // The flags once a job: fixed since the first frame.
+    let (firstRun, flags) = schedule { schedule in
+      (started(schedule.start(first, now: clock.now())), schedule.runFlags)
+    }
+    var next = firstRun
     // One thread, one lane: a main-lane build carries on with nothing, so the context of the
     // first build is every build's.
     var lastContext: BuildContext?
     while let run = next {
-      guard !run.entry.isAsync else {
+      guard !run.isAsync else {
         Task {
           let context = BuildContext(thread: .task)
-          run.prepare(context)
+          run.prepare(context, flags: flags)
           let outcome: LaunchSchedule.Outcome
           do throws(DeferredError) {
             try await run.node.ensureReadyAsync(context)
@@ -310,9 +314,9 @@ extension Container {
       }
       // A main-lane build runs on the main actor: as its context, whichever thread drains it.
       let context =
-        lastContext ?? (run.entry.isMainLane ? BuildContext.mainActor : BuildContext.current)
+        lastContext ?? (run.isMainLane ? BuildContext.mainActor : BuildContext.current)
       lastContext = context
-      run.prepare(context)
+      run.prepare(context, flags: flags)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {
         try run.node.ensureReady(context)
@@ -345,7 +349,7 @@ extension Container {
   ) -> ScheduledRun? {
     let now = clock.now()
     let (next, work) = schedule { schedule in
-      let ended = schedule.finishCarrying(run.entry, outcome, carryingOn: qos, now: now)
+      let ended = schedule.finishCarrying(run.id, outcome, carryingOn: qos, now: now)
       // Counted in the same acquisition as the start, as `started` does.
       if ended.next != nil { runningBuilds.enter() }
       return ended

@@ -6,7 +6,6 @@ import Testing
 /// build. Nodes are real, registered in a container that never builds them.
 @Suite struct LaunchScheduleTests {
   typealias Phase = LaunchSchedule.Phase
-  typealias Entry = LaunchSchedule.Entry
 
   /// A container to register nodes in, by name.
   final class Graph {
@@ -66,8 +65,10 @@ import Testing
     return schedule
   }
 
-  /// The names of the entries' services.
-  static func names(_ entries: [Entry]) -> [String] { entries.map { $0.node.key.name ?? "" } }
+  /// The names of the builds' services.
+  static func names(_ builds: [ScheduledBuild]) -> [String] {
+    builds.map { $0.node.key.name ?? "" }
+  }
 
   /// Performs the readiness part of `work` the way the container does, on this thread.
   static func tell(_ work: LaunchWork) {
@@ -206,10 +207,11 @@ import Testing
     let late = try graph.node("late", needs: ["a"])
     #expect(schedule.adopt(node: late, now: 4).submit.isEmpty)
     #expect(schedule.entry(for: late)?.status == .blocked)
-    let entryA = try #require(schedule.entry(for: a))
-    let started = schedule.start(entryA, now: 5)
-    #expect(started != nil)
-    let work = schedule.finish(entryA, .built, now: 6)
+    let idA = try #require(schedule.entryID(for: a))
+    let started = schedule.start(idA, now: 5)
+    #expect(started?.id == idA)
+    #expect(started?.node === a)
+    let work = schedule.finish(idA, .built, now: 6)
     #expect(Self.names(work.submit) == ["late"])
   }
 
@@ -255,9 +257,9 @@ import Testing
     #expect(Self.names(schedule.resume().submit) == ["a"])
     schedule.pause()
     // A submitted build that comes up while paused goes back to its queue, out of flight.
-    let entryA = try #require(schedule.entry(for: a))
-    #expect(schedule.start(entryA, now: 2) == nil)
-    #expect(entryA.status == .ready)
+    let idA = try #require(schedule.entryID(for: a))
+    #expect(schedule.start(idA, now: 2) == nil)
+    #expect(schedule.entry(idA).status == .ready)
     #expect(schedule.inFlight == 0)
     #expect(Self.names(schedule.resume().submit) == ["a"])
     #expect(schedule.inFlight == 1)
@@ -302,14 +304,14 @@ import Testing
     var schedule = Self.schedule(in: .launched, width: 1)
     let submitted = try schedule.firstFrameDrawn(nodes: [a, b, c], now: 1).get().submit
     #expect(Self.names(submitted) == ["a"])
-    let entryA = try #require(schedule.entry(for: a))
-    let started = schedule.start(entryA, now: 2)
+    let idA = try #require(schedule.entryID(for: a))
+    let started = schedule.start(idA, now: 2)
     #expect(started != nil)
     let work = schedule.shutDown()
     #expect(Set(Self.names(work.cancelled)) == ["b", "c"])
-    #expect(entryA.status == .running)
-    let end = schedule.finish(entryA, .built, now: 3)
-    #expect(entryA.status == .built)
+    #expect(schedule.entry(idA).status == .running)
+    let end = schedule.finish(idA, .built, now: 3)
+    #expect(schedule.entry(idA).status == .built)
     #expect(end.submit.isEmpty)
     #expect(end.ready.isEmpty)
     #expect(schedule.entry(for: c)?.status == .cancelled)
@@ -336,9 +338,9 @@ import Testing
     #expect(calls.count == (phase == .fullyReady ? 1 : 0))
     #expect(work.shutDown.count == (phase == .shutDown ? 1 : 0))
     if phase == .deferring {
-      let entry = try #require(schedule.entry(for: a))
-      _ = schedule.start(entry, now: 4)
-      Self.tell(schedule.finish(entry, .failed, now: 5))
+      let id = try #require(schedule.entryID(for: a))
+      _ = schedule.start(id, now: 4)
+      Self.tell(schedule.finish(id, .failed, now: 5))
       #expect(schedule.phase == .fullyReady)
       #expect(calls.count == 1)
       Self.tell(schedule.adopt(node: try graph.node("late"), now: 6))
@@ -354,15 +356,16 @@ import Testing
     let b = try graph.node("b", needs: ["a"])
     var schedule = Self.schedule(in: .launched)
     _ = try schedule.firstFrameDrawn(nodes: [a, b], now: 1).get()
-    let entryA = try #require(schedule.entry(for: a))
-    let entryB = try #require(schedule.entry(for: b))
-    #expect(entryB.status == .blocked)
-    #expect(schedule.start(entryB, now: 2) == nil)  // blocked: refused
-    let started = schedule.start(entryA, now: 2)
+    let idA = try #require(schedule.entryID(for: a))
+    let idB = try #require(schedule.entryID(for: b))
+    #expect(schedule.entry(idB).status == .blocked)
+    #expect(schedule.start(idB, now: 2) == nil)  // blocked: refused
+    let started = schedule.start(idA, now: 2)
     let run = try #require(started)
     #expect(run.readyAt == 1)
-    #expect(entryA.status == .running)
-    #expect(schedule.start(entryA, now: 3) == nil)  // running already: refused
+    #expect(run.id == idA && run.node === a)
+    #expect(schedule.entry(idA).status == .running)
+    #expect(schedule.start(idA, now: 3) == nil)  // running already: refused
   }
 
   @Test func finishOnlyARunningEntry() throws {
@@ -370,15 +373,15 @@ import Testing
     let a = try graph.node("a")
     var schedule = Self.schedule(in: .launched)
     _ = try schedule.firstFrameDrawn(nodes: [a], now: 1).get()
-    let entry = try #require(schedule.entry(for: a))
-    _ = schedule.finish(entry, .built, now: 2)  // submitted, not running: refused
-    #expect(entry.status == .submitted)
+    let id = try #require(schedule.entryID(for: a))
+    _ = schedule.finish(id, .built, now: 2)  // submitted, not running: refused
+    #expect(schedule.entry(id).status == .submitted)
     #expect(schedule.remaining == 1)
-    _ = schedule.start(entry, now: 2)
-    _ = schedule.finish(entry, .built, now: 3)
-    #expect(entry.status == .built)
-    _ = schedule.finish(entry, .failed, now: 4)  // ended already: refused
-    #expect(entry.status == .built)
+    _ = schedule.start(id, now: 2)
+    _ = schedule.finish(id, .built, now: 3)
+    #expect(schedule.entry(id).status == .built)
+    _ = schedule.finish(id, .failed, now: 4)  // ended already: refused
+    #expect(schedule.entry(id).status == .built)
     #expect(schedule.phase == .fullyReady)
     #expect(schedule.milestones.fullyReady == 3)
   }
@@ -392,10 +395,10 @@ import Testing
     let e = try graph.node("e", needs: ["d"])  // through an on-demand service
     var schedule = Self.schedule(in: .launched)
     _ = try schedule.firstFrameDrawn(nodes: [a, b, c, d, e], now: 1).get()
-    let entryA = try #require(schedule.entry(for: a))
-    _ = schedule.start(entryA, now: 2)
-    let work = schedule.finish(entryA, .failed, now: 3)
-    #expect(entryA.status == .failed)
+    let idA = try #require(schedule.entryID(for: a))
+    _ = schedule.start(idA, now: 2)
+    let work = schedule.finish(idA, .failed, now: 3)
+    #expect(schedule.entry(idA).status == .failed)
     for skipped in [b, c, e] { #expect(schedule.entry(for: skipped)?.status == .skipped) }
     #expect(schedule.entry(for: d) == nil)
     #expect(schedule.phase == .fullyReady)
@@ -411,10 +414,11 @@ import Testing
     let d = try graph.node("d", needs: ["a"], async: true)
     var schedule = Self.schedule(in: .launched)
     _ = try schedule.firstFrameDrawn(nodes: [a, b, c, d], now: 1).get()
-    let entryA = try #require(schedule.entry(for: a))
-    _ = schedule.start(entryA, now: 2)
-    let work = schedule.finish(entryA, .built, carryingOn: .utility, now: 3)
+    let idA = try #require(schedule.entryID(for: a))
+    _ = schedule.start(idA, now: 2)
+    let work = schedule.finish(idA, .built, carryingOn: .utility, now: 3)
     #expect(work.next?.node === b)
+    #expect(work.next?.id == schedule.entryID(for: b))
     #expect(schedule.entry(for: b)?.status == .running)
     // Width two: b runs on, c fills the other slot, the async build does not count.
     #expect(Set(Self.names(work.submit)) == ["c", "d"])
@@ -455,15 +459,15 @@ import Testing
     #expect(Self.names(work.submit) == ["a", "b"])
     #expect(schedule.entry(for: after)?.gates == 1)
     // Their builds fail with the cycle: what needs them is skipped, and readiness comes.
-    let entryA = try #require(schedule.entry(for: a))
-    _ = schedule.start(entryA, now: 2)
-    _ = schedule.finish(entryA, .failed, now: 3)
+    let idA = try #require(schedule.entryID(for: a))
+    _ = schedule.start(idA, now: 2)
+    _ = schedule.finish(idA, .failed, now: 3)
     #expect(schedule.entry(for: after)?.status == .skipped)
     for node in [b, c] {
-      let entry = try #require(schedule.entry(for: node))
-      #expect(entry.status == .submitted)
-      _ = schedule.start(entry, now: 4)
-      _ = schedule.finish(entry, .failed, now: 5)
+      let id = try #require(schedule.entryID(for: node))
+      #expect(schedule.entry(id).status == .submitted)
+      _ = schedule.start(id, now: 4)
+      _ = schedule.finish(id, .failed, now: 5)
     }
     #expect(schedule.phase == .fullyReady)
   }

@@ -6,68 +6,70 @@ import Testing
 /// be the plain heap's for the same pushes and pops; and, through the schedule, each build
 /// handed over is the best ready one, over generated graphs.
 @Suite struct RankedQueueTests {
-  typealias Entry = LaunchSchedule.Entry
-
-  /// Entries of distinct random ranks; a random part of them (the first frame's) numbered in
-  /// rank order, the others (added later) with no position.
-  static func entries(count: Int, node: AnyNode, _ random: inout SplitMix) -> (
-    entries: [Entry], positioned: Int
-  ) {
-    let entries = (0..<count).map { order in
-      let entry = Entry(node: node, priority: .afterFirstFrame(), order: order, released: true)
-      // Distinct: the low bits are the order, as in the schedule's ranks.
-      entry.rank = random.next() << 20 | UInt64(order)
-      return entry
-    }
-    let positioned = entries.filter { _ in random.below(4) != 0 }.sorted { $0.rank < $1.rank }
-    for (position, entry) in positioned.enumerated() { entry.position = position }
-    return (entries, positioned.count)
+  /// A queued entry, as the queue sees it: its number, its rank, its position or -1.
+  struct Item {
+    let id: Int
+    let rank: UInt64
+    var position = -1
   }
 
-  @Test func theQueuesOrderIsTheHeapsForTheSamePushesAndPops() throws {
-    let node = try LaunchScheduleTests.Graph().node("n")
+  /// Items of distinct random ranks, numbered by their order; a random part of them (the
+  /// first frame's) numbered in rank order, the others (added later) with no position.
+  static func items(count: Int, _ random: inout SplitMix) -> (items: [Item], positioned: Int) {
+    var items = (0..<count).map { id in
+      // Distinct: the low bits are the order, as in the schedule's ranks.
+      Item(id: id, rank: random.next() << 20 | UInt64(id))
+    }
+    let positioned = items.indices.filter { _ in random.below(4) != 0 }.sorted {
+      items[$0].rank < items[$1].rank
+    }
+    for (position, index) in positioned.enumerated() { items[index].position = position }
+    return (items, positioned.count)
+  }
+
+  @Test func theQueuesOrderIsTheHeapsForTheSamePushesAndPops() {
     var random = SplitMix(seed: 0x0DDB_A11)
     for _ in 0..<300 {
       let count = 1 + random.below([3, 70, 300][random.below(3)])
-      let (entries, positioned) = Self.entries(count: count, node: node, &random)
+      let (items, positioned) = Self.items(count: count, &random)
       var queue = RankedQueue()
       queue.reservePositions(positioned)
       var heap = RankedHeap()
-      var waiting = entries
+      var waiting = items.map(\.id)
       var queued = 0
-      var popped: [Entry] = []
+      var popped: [Int] = []
       // Pushes and pops interleaved at random; a popped entry may come back (a pause).
       while !waiting.isEmpty || queued > 0 {
         if !waiting.isEmpty && (queued == 0 || random.below(3) != 0) {
-          let entry = waiting.remove(at: random.below(waiting.count))
-          queue.push(entry)
-          heap.push(entry, rank: entry.rank)
+          let item = items[waiting.remove(at: random.below(waiting.count))]
+          queue.push(item.id, rank: item.rank, position: item.position)
+          heap.push(item.id, rank: item.rank)
           queued += 1
         } else {
           let (got, expected) = (queue.pop(), heap.pop())
-          #expect(got === expected)
+          #expect(got != nil)
+          #expect(got == expected)
           queued -= 1
           if let got { popped.append(got) }
           if let got, random.below(10) == 0 { waiting.append(got) }
         }
       }
       #expect(queue.pop() == nil)
-      #expect(Set(popped.map(ObjectIdentifier.init)).count == entries.count)
+      #expect(Set(popped).count == items.count)
     }
   }
 
-  @Test func anEmptiedQueueTakesEntriesAgain() throws {
-    let node = try LaunchScheduleTests.Graph().node("n")
+  @Test func anEmptiedQueueTakesEntriesAgain() {
     var random = SplitMix(seed: 7)
-    let (entries, positioned) = Self.entries(count: 200, node: node, &random)
+    let (items, positioned) = Self.items(count: 200, &random)
     var queue = RankedQueue()
     queue.reservePositions(positioned)
-    for entry in entries { queue.push(entry) }
+    for item in items { queue.push(item.id, rank: item.rank, position: item.position) }
     let first = (0..<200).compactMap { _ in queue.pop() }
-    #expect(first.map(\.rank) == entries.map(\.rank).sorted())
+    #expect(first.map { items[$0].rank } == items.map(\.rank).sorted())
     #expect(queue.pop() == nil)
-    for entry in entries.reversed() { queue.push(entry) }
-    #expect((0..<200).compactMap { _ in queue.pop() }.map(\.rank) == first.map(\.rank))
+    for item in items.reversed() { queue.push(item.id, rank: item.rank, position: item.position) }
+    #expect((0..<200).compactMap { _ in queue.pop() } == first)
   }
 
   /// Generated graphs scheduled to the end: every build handed over (to the scheduler or to
@@ -98,40 +100,45 @@ import Testing
       var schedule = LaunchSchedule(width: 1 + random.below(3), history: history)
       #expect(schedule.beginLaunch(flags: [], now: 1) == nil)
       #expect(schedule.endLaunch(succeeded: true, now: 2) == nil)
-      let entries = nodes.compactMap { schedule.entry(for: $0) }
-      var submitted = try schedule.firstFrameDrawn(nodes: nodes, now: 3).get().submit
-      let entries2 = nodes.compactMap { schedule.entry(for: $0) }
-      #expect(entries.isEmpty && !entries2.isEmpty)
-      func check(_ taken: [Entry]) {
-        let ready = entries2.filter { $0.status == .ready }
-        for entry in taken {
-          #expect(ready.allSatisfy { $0.rank > entry.rank })
+      let before = nodes.compactMap { schedule.entryID(for: $0) }
+      var submitted = try schedule.firstFrameDrawn(nodes: nodes, now: 3).get().submit.map(\.id)
+      let ids = nodes.compactMap { schedule.entryID(for: $0) }
+      #expect(before.isEmpty && !ids.isEmpty)
+      // Each number names its node's entry.
+      for (node, id) in zip(nodes.filter { schedule.entryID(for: $0) != nil }, ids) {
+        #expect(schedule.entry(id).node === node)
+      }
+      func check(_ taken: [Int]) {
+        let ready = ids.map { schedule.entry($0) }.filter { $0.status == .ready }
+        for id in taken {
+          let rank = schedule.entry(id).rank
+          #expect(ready.allSatisfy { $0.rank > rank })
         }
       }
       check(submitted)
-      let idle = schedule.appIsIdle(now: 4).submit
+      let idle = schedule.appIsIdle(now: 4).submit.map(\.id)
       check(idle)
       submitted += idle
-      var running: [Entry] = []
-      var built: Set<ObjectIdentifier> = []
+      var running: [Int] = []
+      var built: Set<Int> = []
       var now: UInt64 = 5
       while !submitted.isEmpty || !running.isEmpty {
         now += 1
         if !submitted.isEmpty && (running.isEmpty || random.below(2) == 0) {
-          let entry = submitted.remove(at: random.below(submitted.count))
-          #expect(schedule.start(entry, now: now) != nil)
-          running.append(entry)
+          let id = submitted.remove(at: random.below(submitted.count))
+          #expect(schedule.start(id, now: now)?.id == id)
+          running.append(id)
           continue
         }
-        let entry = running.remove(at: random.below(running.count))
-        #expect(built.insert(ObjectIdentifier(entry)).inserted)
-        let qos: BuildQoS? = random.below(2) == 0 ? entry.priority.qos : nil
-        let work = schedule.finish(entry, .built, carryingOn: qos, now: now)
-        check(work.submit + [work.next?.entry].compactMap { $0 })
-        submitted += work.submit
-        if let next = work.next { running.append(next.entry) }
+        let id = running.remove(at: random.below(running.count))
+        #expect(built.insert(id).inserted)
+        let qos: BuildQoS? = random.below(2) == 0 ? schedule.entry(id).priority.qos : nil
+        let work = schedule.finish(id, .built, carryingOn: qos, now: now)
+        check(work.submit.map(\.id) + [work.next?.id].compactMap { $0 })
+        submitted += work.submit.map(\.id)
+        if let next = work.next { running.append(next.id) }
       }
-      #expect(built.count == entries2.count)
+      #expect(built.count == ids.count)
       #expect(schedule.isFullyReady)
     }
   }

@@ -98,6 +98,18 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
   }
 
+  /// The type of the dependency at `position` if it is kept as a type alone (an unnamed key
+  /// among the first two), else `nil` (read its key by subscript): no key to make, no name to
+  /// retain and release.
+  @inline(__always)
+  func unnamedType(at position: Int) -> Any.Type? {
+    switch storage {
+    case .one(let type): type
+    case .two(let first, let second): position == 0 ? first : second
+    case .none, .keys: nil
+    }
+  }
+
   /// Whether `body` is true of every key, in order until it is not: the storage looked at once,
   /// the inline keys without an iterator (the hot path of a transient resolve).
   @inline(__always)

@@ -72,16 +72,17 @@ struct LaunchSchedule {
     case failed
   }
 
-  /// One deferred build: a reference, so that the schedule links entries to each other, not to
-  /// dictionary keys. Its dependents are a range of the schedule's one list of the first
-  /// frame's dependents (made once, no list per entry), plus a list of its own for those
-  /// gated on it later. Read and written only under the launch lock; a job holds one to name
-  /// its build.
-  ///
-  /// Safety: its mutable fields are touched only under the launch lock, which is also why they
-  /// skip the runtime's exclusivity checks (a call into the runtime at every access: the
-  /// schedule reads them for every edge of the graph) (Docs/Design.md, "Memory safety").
-  final class Entry: @unchecked Sendable {
+  /// An entry's name: its place in the schedule's one list of entries, the order it was added
+  /// in. Entries are values in that list, linked to each other by these numbers: no object
+  /// per entry, nothing to retain but its node.
+  typealias EntryID = Int
+
+  /// One deferred build, a value in the schedule's list of entries (named by its
+  /// ``EntryID``). Its dependents are a range of the schedule's one list of the first frame's
+  /// dependents (made once, no list per entry), plus a list of its own for those gated on it
+  /// later. Read and written only under the launch lock, as part of the schedule; outside,
+  /// a copy (tests) or a ``ScheduledBuild`` names it.
+  struct Entry {
     let node: AnyNode
     let priority: Priority
     /// Whether the node's factory is async: such a build holds no thread while it waits, and
@@ -94,35 +95,32 @@ struct LaunchSchedule {
     let order: Int
     /// The rank's minor key, within a stage and quality of service: the registration order;
     /// with a history, the longest remaining path first (`rankByLongestPath`).
-    @exclusivity(unchecked) fileprivate(set) var minorRank: UInt64
+    fileprivate(set) var minorRank: UInt64
     /// Stage, quality of service and minor rank in one key, lower first: set once its minor
     /// rank is final, before it is first ready.
-    @exclusivity(unchecked) var rank: UInt64 = 0
+    fileprivate(set) var rank: UInt64 = 0
     /// Its place among its ready queue's first-frame entries in rank order (the queue's bit
-    /// set), or -1: an entry added after the first frame waits in the queue's heap. Both are
-    /// set by the schedule only (tests of the queues set them too).
-    @exclusivity(unchecked) var position = -1
+    /// set), or -1: an entry added after the first frame waits in the queue's heap.
+    fileprivate(set) var position = -1
     /// Scheduled dependencies not built yet.
-    @exclusivity(unchecked) fileprivate(set) var gates = 0
+    fileprivate(set) var gates = 0
     /// Its first-frame dependents: `dependentsCount` of the schedule's `dependentList` from
     /// `dependentsStart`.
-    @exclusivity(unchecked) fileprivate var dependentsStart = 0
-    @exclusivity(unchecked) fileprivate var dependentsCount = 0
+    fileprivate var dependentsStart = 0
+    fileprivate var dependentsCount = 0
     /// Dependents gated on it after the first frame (registered late): most have none.
-    @exclusivity(unchecked) fileprivate var laterDependents: [Entry] = []
-    /// Its place among the first frame's entries while the schedule is made, or -1.
-    @exclusivity(unchecked) fileprivate var index = -1
+    fileprivate var laterDependents: [EntryID] = []
     /// The last `gate` call that gated an entry on it: an entry is gated on it once.
-    @exclusivity(unchecked) fileprivate var gatedBy = -1
+    fileprivate var gatedBy = -1
     /// For idle services: released by their delay or by the app saying it is idle.
-    @exclusivity(unchecked) fileprivate(set) var released: Bool
-    @exclusivity(unchecked) fileprivate(set) var status = Status.blocked
+    fileprivate(set) var released: Bool
+    fileprivate(set) var status = Status.blocked
     /// When it became ready to run, for the time it spent queued.
-    @exclusivity(unchecked) fileprivate(set) var readyAt: UInt64?
+    fileprivate(set) var readyAt: UInt64?
     /// Scratch of the search for cycles: visit order and lowest reachable, or -1.
-    @exclusivity(unchecked) fileprivate var visit = -1
-    @exclusivity(unchecked) fileprivate var low = 0
-    @exclusivity(unchecked) fileprivate var onStack = false
+    fileprivate var visit = -1
+    fileprivate var low = 0
+    fileprivate var onStack = false
 
     init(node: AnyNode, priority: Priority, order: Int, released: Bool) {
       self.node = node
@@ -163,11 +161,15 @@ struct LaunchSchedule {
   private(set) var paused = false
   private(set) var milestones = Milestones()
   private var idleRequested = false
-  private var entries = EntryTable()
+  /// Every entry, by ``EntryID``: the first frame's first, in the order of the nodes it read,
+  /// then those adopted later.
+  private var entries: [Entry] = []
+  /// The entries' numbers by node.
+  private var entryIDs = EntryTable()
   /// Synchronous entries that may run now, best first; async ones, in the order they became
   /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
   private var readySync = RankedQueue()
-  private var readyAsync: [Entry] = []
+  private var readyAsync: [EntryID] = []
   /// Main-lane entries that may run now, best first.
   private var readyMain = RankedQueue()
   /// Synchronous background builds handed to the scheduler or running: bounded by `width`.
@@ -183,13 +185,13 @@ struct LaunchSchedule {
   private var gateSeen: [ObjectIdentifier] = []
   /// Idle entries not released yet, in the order they were added: what `releaseIdle` looks at,
   /// instead of every entry.
-  private var unreleased: [Entry] = []
+  private var unreleased: [EntryID] = []
   private var gateThrough: [AnyNode] = []
   /// Numbers the `gate` calls, for ``Entry/gatedBy``.
   private var gateCalls = 0
   /// The first frame's dependents, entry by entry (``Entry/dependentsStart``): made once, at
   /// the first frame, in the order they were gated.
-  private var dependentList: [Entry] = []
+  private var dependentList: [EntryID] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
   /// What past launches cost, to run the longest remaining path first; `nil`: registration
@@ -207,8 +209,14 @@ struct LaunchSchedule {
   /// Whether every build scheduled before it was has ended.
   var isFullyReady: Bool { phase == .fullyReady }
 
-  /// The entry of `node`, if it is scheduled.
-  func entry(for node: AnyNode) -> Entry? { entries[node] }
+  /// The number of `node`'s entry, if it is scheduled.
+  func entryID(for node: AnyNode) -> EntryID? { entryIDs[node] }
+
+  /// A copy of the entry of `node`, if it is scheduled.
+  func entry(for node: AnyNode) -> Entry? { entryIDs[node].map { entries[$0] } }
+
+  /// A copy of the entry numbered `id`.
+  func entry(_ id: EntryID) -> Entry { entries[id] }
 
   /// Whether a registration of `node` may have to be scheduled: it is a singleton whose
   /// priority is deferred, or depends on the launch.
@@ -277,30 +285,29 @@ struct LaunchSchedule {
     let nodes = nodes()
     var delays: Set<Duration> = []
     var lastDelay: Duration?
-    var added: [Entry] = []
-    added.reserveCapacity(nodes.count)
-    entries.reserveCapacity(entries.count + nodes.count)
+    // The first frame's entries are the first: `0 ..< entries.count` once they are added.
+    entries.reserveCapacity(nodes.count)
+    entryIDs.reserveCapacity(nodes.count)
     for (order, node) in nodes.enumerated() {
-      guard let (entry, delay) = addEntry(node, order: order) else { continue }
-      added.append(entry)
+      guard let (_, delay) = addEntry(node, order: order) else { continue }
       // Idle services share a few delays: a delay like the last one is not hashed again.
       if let delay, delay != lastDelay {
         delays.insert(delay)
         lastDelay = delay
       }
     }
-    // The gates' edges, as the index of the entry gated on, grouped by the entry gated (in
-    // `added` order): one list, made into the lists of dependents once.
-    var edges: [Int] = []
-    edges.reserveCapacity(added.count * 2)
-    for (index, entry) in added.enumerated() { entry.index = index }
-    for entry in added { gate(entry, edges: &edges, recording: true) }
-    // Every gate on an entry registered earlier: no cycle, and `added` is a topological order.
-    let forward = linkDependents(added, edges: edges)
-    if !forward { ungateCycles(among: added) }
-    if history != nil { rankByLongestPath(added, topological: forward) }
-    placeInRankOrder(added)
-    for entry in added { makeReady(entry, at: now) }
+    // The gates' edges, as the number of the entry gated on, grouped by the entry gated (in
+    // order): one list, made into the lists of dependents once.
+    var edges: [EntryID] = []
+    edges.reserveCapacity(entries.count * 2)
+    for id in entries.indices { gate(id, edges: &edges, recording: true) }
+    // Every gate on an entry registered earlier: no cycle, and the entries' order is a
+    // topological order.
+    let forward = linkDependents(edges: edges)
+    if !forward { ungateCycles() }
+    if history != nil { rankByLongestPath(topological: forward) }
+    placeInRankOrder()
+    for id in entries.indices { makeReady(id, at: now) }
     var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
     completeIfDone(&work, at: now)
     work.submit = takeSubmittable()
@@ -312,18 +319,18 @@ struct LaunchSchedule {
   /// the first frame, nothing: the first frame's nodes hold it.
   mutating func adopt(node: AnyNode, now: UInt64) -> LaunchWork {
     guard phase == .deferring || phase == .fullyReady,
-      let (entry, delay) = addEntry(node, order: entries.count)
+      let (id, delay) = addEntry(node, order: entries.count)
     else { return LaunchWork() }
     // A new entry has no dependents yet: it can close no loop but through itself, which
     // `gate` leaves out. Its path is its own cost: the first frame's paths are not made again.
-    var noEdges: [Int] = []
-    gate(entry, edges: &noEdges, recording: false)
+    var noEdges: [EntryID] = []
+    gate(id, edges: &noEdges, recording: false)
     if let (unknownCost, longest) = pathScale {
-      entry.minorRank = Self.pathRank(
-        path: cost(of: entry) ?? unknownCost, longest: longest, order: entry.order)
+      entries[id].minorRank = Self.pathRank(
+        path: cost(of: id) ?? unknownCost, longest: longest, order: entries[id].order)
     }
-    entry.rank = Self.rank(entry)
-    makeReady(entry, at: now)
+    entries[id].rank = Self.rank(entries[id].priority, minor: entries[id].minorRank)
+    makeReady(id, at: now)
     var work = LaunchWork(timers: delay.map { [$0] } ?? [])
     work.submit = takeSubmittable()
     return work
@@ -332,15 +339,16 @@ struct LaunchSchedule {
   /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
   mutating func releaseIdle(upTo limit: Duration?, now: UInt64) -> LaunchWork {
     guard phase == .deferring || phase == .fullyReady else { return LaunchWork() }
-    var kept: [Entry] = []
-    for entry in unreleased {
-      guard case .idle(let delay) = entry.priority.kind, limit.map({ delay.duration <= $0 }) ?? true
+    var kept: [EntryID] = []
+    for id in unreleased {
+      guard case .idle(let delay) = entries[id].priority.kind,
+        limit.map({ delay.duration <= $0 }) ?? true
       else {
-        kept.append(entry)
+        kept.append(id)
         continue
       }
-      entry.released = true
-      makeReady(entry, at: now)
+      entries[id].released = true
+      makeReady(id, at: now)
     }
     unreleased = kept
     return LaunchWork(submit: takeSubmittable())
@@ -370,11 +378,11 @@ struct LaunchSchedule {
     var work = LaunchWork()
     work.awaitRunning = phase == .deferring || phase == .fullyReady
     phase = .shutDown
-    var cancelled: [Entry] = []
-    for entry in entries.values where entry.isPending {
-      if entry.status == .submitted { leaveFlight(entry) }
-      entry.status = .cancelled
-      cancelled.append(entry)
+    var cancelled: [ScheduledBuild] = []
+    for id in entries.indices where entries[id].isPending {
+      if entries[id].status == .submitted { leaveFlight(id) }
+      entries[id].status = .cancelled
+      cancelled.append(scheduledBuild(id))
     }
     work.cancelled = cancelled
     readySync.removeAll()
@@ -400,28 +408,32 @@ struct LaunchSchedule {
 
   /// `submitted → running`: returns the build to run, or `nil` if it is not to run now
   /// (ended meanwhile, or paused: then back in its ready queue).
-  mutating func start(_ entry: Entry, now: UInt64) -> ScheduledRun? {
-    guard entry.status == .submitted else { return nil }
+  mutating func start(_ id: EntryID, now: UInt64) -> ScheduledRun? {
+    guard entries[id].status == .submitted else { return nil }
     if paused {
-      entry.status = .blocked
-      leaveFlight(entry)
-      makeReady(entry, at: now)
+      entries[id].status = .blocked
+      leaveFlight(id)
+      makeReady(id, at: now)
       return nil
     }
-    entry.status = .running
-    // No flags, the common launch: nothing to retain and release for each build.
+    entries[id].status = .running
     return ScheduledRun(
-      entry: entry, qos: entry.priority.qos, readyAt: entry.readyAt, startedAt: now,
-      flags: flags.isEmpty ? nil : flags)
+      id: id, node: entries[id].node, qos: entries[id].priority.qos,
+      isAsync: entries[id].isAsync, isMainLane: entries[id].isMainLane,
+      readyAt: entries[id].readyAt, startedAt: now)
   }
+
+  /// The launch's flags for a scheduled build's context, `nil` if it has none (the common
+  /// launch: nothing to retain and release). Fixed once the first frame is drawn.
+  var runFlags: Set<LaunchFlag>? { flags.isEmpty ? nil : flags }
 
   /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
   /// starts the first synchronous one of that quality of service for the finishing thread to
   /// run next (``LaunchWork/next``); on failure, skips the entries that need it.
   mutating func finish(
-    _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
+    _ id: EntryID, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
-    let (next, work) = finishCarrying(entry, outcome, carryingOn: qos, now: now)
+    let (next, work) = finishCarrying(id, outcome, carryingOn: qos, now: now)
     var result = work ?? LaunchWork()
     result.next = next
     return result
@@ -431,40 +443,40 @@ struct LaunchSchedule {
   /// work, and no work (`nil`) when there is nothing else to do: the common end of a build
   /// makes, moves and drops no ``LaunchWork``.
   mutating func finishCarrying(
-    _ entry: Entry, _ outcome: Outcome, carryingOn qos: BuildQoS?, now: UInt64
+    _ id: EntryID, _ outcome: Outcome, carryingOn qos: BuildQoS?, now: UInt64
   ) -> (next: ScheduledRun?, work: LaunchWork?) {
-    guard entry.status == .running else { return (nil, nil) }
-    leaveFlight(entry)
+    guard entries[id].status == .running else { return (nil, nil) }
+    leaveFlight(id)
     remaining -= 1
     switch outcome {
     case .built:
-      entry.status = .built
-      var index = entry.dependentsStart
-      let end = index + entry.dependentsCount
+      entries[id].status = .built
+      var index = entries[id].dependentsStart
+      let end = index + entries[id].dependentsCount
       while index < end {
         let dependent = dependentList[index]
-        dependent.gates -= 1
+        entries[dependent].gates -= 1
         makeReady(dependent, at: now)
         index += 1
       }
-      if !entry.laterDependents.isEmpty {
-        for dependent in entry.laterDependents {
-          dependent.gates -= 1
+      if !entries[id].laterDependents.isEmpty {
+        for dependent in entries[id].laterDependents {
+          entries[dependent].gates -= 1
           makeReady(dependent, at: now)
         }
       }
     case .failed:
-      entry.status = .failed
-      var queue = dependents(of: entry)
+      entries[id].status = .failed
+      var queue = dependents(of: id)
       while let dependent = queue.popLast() {
-        guard dependent.isPending else { continue }
-        if dependent.status == .submitted { leaveFlight(dependent) }
-        dependent.status = .skipped
+        guard entries[dependent].isPending else { continue }
+        if entries[dependent].status == .submitted { leaveFlight(dependent) }
+        entries[dependent].status = .skipped
         remaining -= 1
         queue += dependents(of: dependent)
       }
     }
-    var carried: Entry?
+    var carried: EntryID?
     let submit = takeSubmittable(carryingOn: qos, carried: &carried)
     let next = carried.flatMap { start($0, now: now) }
     let completes = phase == .deferring && remaining == 0
@@ -488,9 +500,16 @@ struct LaunchSchedule {
     waiters = []
   }
 
-  /// Adds `node` if it is a deferred singleton not built nor scheduled yet; returns its entry
-  /// and its idle delay.
-  private mutating func addEntry(_ node: AnyNode, order: Int) -> (Entry, Duration?)? {
+  /// What the container needs to know of entry `id` to hand it to the scheduler or record it.
+  private func scheduledBuild(_ id: EntryID) -> ScheduledBuild {
+    ScheduledBuild(
+      id: id, node: entries[id].node, priority: entries[id].priority,
+      isMainLane: entries[id].isMainLane)
+  }
+
+  /// Adds `node` if it is a deferred singleton not built nor scheduled yet; returns its
+  /// entry's number and its idle delay.
+  private mutating func addEntry(_ node: AnyNode, order: Int) -> (EntryID, Duration?)? {
     // An argument factory's build builds its dependencies only (its walk makes no value).
     guard node.kind.isCached || node.takesArgument, !node.isBuilt else { return nil }
     let priority = node.priority.resolved(in: flags)
@@ -500,26 +519,27 @@ struct LaunchSchedule {
     case .idle(let idle): delay = idle.duration
     default: return nil
     }
-    guard entries[node] == nil else { return nil }
-    let entry = Entry(
-      node: node, priority: priority, order: order, released: delay == nil || idleRequested)
-    entries.insert(entry)
-    if !entry.released { unreleased.append(entry) }
+    guard entryIDs[node] == nil else { return nil }
+    let id = entries.count
+    let released = delay == nil || idleRequested
+    entries.append(Entry(node: node, priority: priority, order: order, released: released))
+    entryIDs.insert(node, id: id)
+    if !released { unreleased.append(id) }
     remaining += 1
-    return (entry, delay)
+    return (id, delay)
   }
 
   /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
   /// (iteratively), that run in the same stage or before it, and that are not itself.
   ///
-  /// At the first frame (`recording`), each gate is recorded as the index of the entry gated
-  /// on, and ``linkDependents(_:edges:)`` makes the lists of dependents once; later, `entry`
-  /// joins the ``Entry/laterDependents`` of each.
+  /// At the first frame (`recording`), each gate is recorded as the number of the entry gated
+  /// on, and ``linkDependents(edges:)`` makes the lists of dependents once; later, `id` joins
+  /// the ``Entry/laterDependents`` of each.
   ///
   /// One loop over the dependencies' keys, with no closure (a closure's captured counters were
   /// checked for exclusive access at each use); the unscheduled nodes gone through are kept in
   /// a short list, and in a set only past a few.
-  private mutating func gate(_ entry: Entry, edges: inout [Int], recording: Bool) {
+  private mutating func gate(_ id: EntryID, edges: inout [EntryID], recording: Bool) {
     gateCalls += 1
     let call = gateCalls
     var gates = 0
@@ -533,207 +553,222 @@ struct LaunchSchedule {
       gateThrough = through
     }
     var seenSet: Set<ObjectIdentifier> = []
-    var node = entry.node
-    let stage = entry.priority.stage
+    var node = entries[id].node
+    let stage = entries[id].priority.stage
     while true {
-      let owner = node.owner
-      for key in node.knownDependencies {
-        guard let found = owner.lookup(key) else { continue }
+      // The owner unretained: it outlives its nodes (Docs/Design.md, "Memory safety").
+      let owner = Unmanaged.passUnretained(node.owner)
+      // By index, an unnamed key by its type alone: the list's iterator is a call per key,
+      // and a key made is a name retained and released.
+      let dependencies = node.knownDependencies
+      for index in dependencies.indices {
+        let found =
+          if let type = dependencies.unnamedType(at: index) {
+            owner._withUnsafeGuaranteedRef { $0.lookup(ObjectIdentifier(type), nil, 0) }
+          } else {
+            owner._withUnsafeGuaranteedRef { $0.lookup(dependencies[index]) }
+          }
+        guard let found else { continue }
         // Built ones, the most, are passed over without retaining their node.
         if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
         // Looked up without retaining the node: it is retained only to be gone through.
-        if let scheduled = found._withUnsafeGuaranteedRef({ entries[$0] }) {
-          guard scheduled !== entry, scheduled.priority.stage <= stage, !scheduled.isFinished,
-            scheduled.gatedBy != call
+        if let scheduled = found._withUnsafeGuaranteedRef({ entryIDs[$0] }) {
+          guard scheduled != id, entries[scheduled].priority.stage <= stage,
+            !entries[scheduled].isFinished, entries[scheduled].gatedBy != call
           else { continue }
-          scheduled.gatedBy = call
+          entries[scheduled].gatedBy = call
           if recording {
-            edges.append(scheduled.index)
+            edges.append(scheduled)
           } else {
-            scheduled.laterDependents.append(entry)
+            entries[scheduled].laterDependents.append(id)
           }
           gates += 1
           continue
         }
         let dependency = found.takeUnretainedValue()
-        let id = ObjectIdentifier(dependency)
+        let dependencyID = ObjectIdentifier(dependency)
         if seen.count < 16 {
-          guard !seen.contains(id) else { continue }
-          seen.append(id)
+          guard !seen.contains(dependencyID) else { continue }
+          seen.append(dependencyID)
         } else {
           if seenSet.isEmpty { seenSet = Set(seen) }
-          guard seenSet.insert(id).inserted else { continue }
+          guard seenSet.insert(dependencyID).inserted else { continue }
         }
         through.append(dependency)
       }
       guard let next = through.popLast() else { break }
       node = next
     }
-    entry.gates += gates
+    entries[id].gates += gates
   }
 
-  /// Makes the first frame's lists of dependents from the gates' `edges` (the index in `added`
-  /// of each entry gated on, grouped by the entry gated, in `added` order): one list for all,
-  /// each entry's dependents a range of it, in the order they were gated (a counting sort).
-  /// Returns whether every entry is gated only on entries before it in `added`: then no gate
-  /// closes a cycle, and `added` is in topological order.
-  private mutating func linkDependents(_ added: [Entry], edges: [Int]) -> Bool {
+  /// Makes the first frame's lists of dependents from the gates' `edges` (the number of each
+  /// entry gated on, grouped by the entry gated, in order): one list for all, each entry's
+  /// dependents a range of it, in the order they were gated (a counting sort). Returns whether
+  /// every entry is gated only on entries before it: then no gate closes a cycle, and the
+  /// entries are in topological order.
+  private mutating func linkDependents(edges: [EntryID]) -> Bool {
     // Made once: the first frame comes once, and later gates go to `laterDependents`.
     guard !edges.isEmpty, dependentList.isEmpty else { return edges.isEmpty }
     var forward = true
-    for index in edges { added[index].dependentsCount += 1 }
+    for gatedOn in edges { entries[gatedOn].dependentsCount += 1 }
     var start = 0
-    for entry in added {
-      entry.dependentsStart = start
-      start += entry.dependentsCount
-      entry.dependentsCount = 0
+    for id in entries.indices {
+      entries[id].dependentsStart = start
+      start += entries[id].dependentsCount
+      entries[id].dependentsCount = 0
     }
-    dependentList = [Entry](unsafeUninitializedCapacity: edges.count) { buffer, count in
-      let base = buffer.baseAddress.unsafelyUnwrapped
-      var edge = 0
-      for entry in added {
-        // Before any is ungated, an entry's gates are its edges, in order.
-        for _ in 0..<entry.gates {
-          if edges[edge] >= entry.index { forward = false }
-          let gatedOn = added[edges[edge]]
-          (base + gatedOn.dependentsStart + gatedOn.dependentsCount).initialize(to: entry)
-          gatedOn.dependentsCount += 1
-          edge += 1
-        }
+    var list = [EntryID](repeating: 0, count: edges.count)
+    var edge = 0
+    for id in entries.indices {
+      // Before any is ungated, an entry's gates are its edges, in order.
+      for _ in 0..<entries[id].gates {
+        let gatedOn = edges[edge]
+        if gatedOn >= id { forward = false }
+        list[entries[gatedOn].dependentsStart + entries[gatedOn].dependentsCount] = id
+        entries[gatedOn].dependentsCount += 1
+        edge += 1
       }
-      count = edges.count
     }
+    dependentList = list
     return forward
   }
 
-  /// How many entries are gated on `entry`.
-  private func dependentCount(of entry: Entry) -> Int {
-    entry.dependentsCount + entry.laterDependents.count
+  /// How many entries are gated on `id`.
+  private func dependentCount(of id: EntryID) -> Int {
+    entries[id].dependentsCount + entries[id].laterDependents.count
   }
 
-  /// The dependent of `entry` at `index`, in `0 ..< dependentCount(of: entry)`.
-  private func dependent(of entry: Entry, at index: Int) -> Entry {
-    index < entry.dependentsCount
-      ? dependentList[entry.dependentsStart + index]
-      : entry.laterDependents[index - entry.dependentsCount]
+  /// The dependent of `id` at `index`, in `0 ..< dependentCount(of: id)`.
+  private func dependent(of id: EntryID, at index: Int) -> EntryID {
+    index < entries[id].dependentsCount
+      ? dependentList[entries[id].dependentsStart + index]
+      : entries[id].laterDependents[index - entries[id].dependentsCount]
   }
 
-  /// Every entry gated on `entry`, in a list of its own (for the rare paths).
-  private func dependents(of entry: Entry) -> [Entry] {
-    (0..<dependentCount(of: entry)).map { dependent(of: entry, at: $0) }
+  /// Every entry gated on `id`, in a list of its own (for the rare paths).
+  private func dependents(of id: EntryID) -> [EntryID] {
+    (0..<dependentCount(of: id)).map { dependent(of: id, at: $0) }
   }
 
-  /// Removes the gates between entries on one cycle (a strongly connected component of the
-  /// gates, found iteratively with Tarjan's algorithm, when a first count shows some entry
-  /// would never be ready): none would ever be ready. Each then
-  /// runs, and its build fails with the cycle; entries gated on them wait for that.
-  private mutating func ungateCycles(among entries: [Entry]) {
+  /// Removes the gates between the first frame's entries on one cycle (a strongly connected
+  /// component of the gates, found iteratively with Tarjan's algorithm, when a first count
+  /// shows some entry would never be ready): none would ever be ready. Each then runs, and its
+  /// build fails with the cycle; entries gated on them wait for that.
+  private mutating func ungateCycles() {
     // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
     // `low`): with no cycle, the common case, nothing more is done.
-    var unblocked: [Entry] = []
+    var unblocked: [EntryID] = []
     unblocked.reserveCapacity(entries.count)
-    for entry in entries {
-      entry.low = entry.gates
-      if entry.gates == 0 { unblocked.append(entry) }
+    for id in entries.indices {
+      entries[id].low = entries[id].gates
+      if entries[id].gates == 0 { unblocked.append(id) }
     }
     var reached = 0
-    while let entry = unblocked.popLast() {
+    while let id = unblocked.popLast() {
       reached += 1
-      for index in 0..<dependentCount(of: entry) {
-        let dependent = self.dependent(of: entry, at: index)
-        dependent.low -= 1
-        if dependent.low == 0 { unblocked.append(dependent) }
+      for index in 0..<dependentCount(of: id) {
+        let dependent = self.dependent(of: id, at: index)
+        entries[dependent].low -= 1
+        if entries[dependent].low == 0 { unblocked.append(dependent) }
       }
     }
     guard reached < entries.count else { return }
     var counter = 0
-    var stack: [Entry] = []
-    var path: [(entry: Entry, next: Int)] = []
-    var members: [Entry] = []
-    func open(_ entry: Entry) {
-      entry.visit = counter
-      entry.low = counter
+    var stack: [EntryID] = []
+    var path: [(id: EntryID, next: Int)] = []
+    var members: [EntryID] = []
+    func open(_ id: EntryID, _ entries: inout [Entry]) {
+      entries[id].visit = counter
+      entries[id].low = counter
       counter += 1
-      entry.onStack = true
-      stack.append(entry)
-      path.append((entry, 0))
+      entries[id].onStack = true
+      stack.append(id)
+      path.append((id, 0))
     }
-    for root in entries where root.visit < 0 && dependentCount(of: root) > 0 {
-      open(root)
-      while let (entry, next) = path.last {
-        if next < dependentCount(of: entry) {
+    for root in entries.indices where entries[root].visit < 0 && dependentCount(of: root) > 0 {
+      open(root, &entries)
+      while let (id, next) = path.last {
+        if next < dependentCount(of: id) {
           path[path.count - 1].next += 1
-          let dependent = self.dependent(of: entry, at: next)
-          if dependent.visit < 0 {
-            open(dependent)
-          } else if dependent.onStack {
-            entry.low = min(entry.low, dependent.visit)
+          let dependent = self.dependent(of: id, at: next)
+          if entries[dependent].visit < 0 {
+            open(dependent, &entries)
+          } else if entries[dependent].onStack {
+            entries[id].low = min(entries[id].low, entries[dependent].visit)
           }
           continue
         }
         path.removeLast()
-        if let parent = path.last?.entry { parent.low = min(parent.low, entry.low) }
-        guard entry.low == entry.visit else { continue }
+        if let parent = path.last?.id {
+          entries[parent].low = min(entries[parent].low, entries[id].low)
+        }
+        guard entries[id].low == entries[id].visit else { continue }
         // Most components are one entry (no cycle): they cost no allocation.
         members.removeAll(keepingCapacity: true)
         while let member = stack.popLast() {
-          member.onStack = false
+          entries[member].onStack = false
           members.append(member)
-          if member === entry { break }
+          if member == id { break }
         }
         guard members.count > 1 else { continue }
-        let component = Set(members.lazy.map(ObjectIdentifier.init))
+        let component = Set(members)
         for member in members {
           var kept = 0
-          for index in member.dependentsStart..<member.dependentsStart + member.dependentsCount {
+          let start = entries[member].dependentsStart
+          for index in start..<start + entries[member].dependentsCount {
             let dependent = dependentList[index]
-            if component.contains(ObjectIdentifier(dependent)) {
-              dependent.gates -= 1
+            if component.contains(dependent) {
+              entries[dependent].gates -= 1
             } else {
-              dependentList[member.dependentsStart + kept] = dependent
+              dependentList[start + kept] = dependent
               kept += 1
             }
           }
-          member.dependentsCount = kept
-          member.laterDependents.removeAll { dependent in
-            guard component.contains(ObjectIdentifier(dependent)) else { return false }
-            dependent.gates -= 1
+          entries[member].dependentsCount = kept
+          var later = entries[member].laterDependents
+          later.removeAll { dependent in
+            guard component.contains(dependent) else { return false }
+            entries[dependent].gates -= 1
             return true
           }
+          entries[member].laterDependents = later
         }
       }
     }
   }
 
-  /// Marks `entry` ready to run, if nothing holds it back any more.
-  private mutating func makeReady(_ entry: Entry, at now: UInt64) {
-    guard entry.status == .blocked, entry.gates == 0, entry.released else { return }
-    entry.status = .ready
-    entry.readyAt = entry.readyAt ?? now
-    if entry.isAsync {
-      readyAsync.append(entry)
-    } else if entry.isMainLane {
-      readyMain.push(entry)
+  /// Marks entry `id` ready to run, if nothing holds it back any more.
+  private mutating func makeReady(_ id: EntryID, at now: UInt64) {
+    guard entries[id].status == .blocked, entries[id].gates == 0, entries[id].released else {
+      return
+    }
+    entries[id].status = .ready
+    if entries[id].readyAt == nil { entries[id].readyAt = now }
+    if entries[id].isAsync {
+      readyAsync.append(id)
+    } else if entries[id].isMainLane {
+      readyMain.push(id, rank: entries[id].rank, position: entries[id].position)
     } else {
-      readySync.push(entry)
+      readySync.push(id, rank: entries[id].rank, position: entries[id].position)
     }
   }
 
   /// An entry handed over leaves the builds in flight: ended, skipped, cancelled, or held by a
   /// pause.
-  private mutating func leaveFlight(_ entry: Entry) {
-    if entry.isMainLane {
+  private mutating func leaveFlight(_ id: EntryID) {
+    if entries[id].isMainLane {
       mainInFlight = false
-    } else if !entry.isAsync {
+    } else if !entries[id].isAsync {
       inFlight -= 1
     }
   }
 
   /// Stage, then quality of service, then the minor rank (registration order, or with a
   /// history the longest remaining path first): lower runs first.
-  private static func rank(_ entry: Entry) -> UInt64 {
-    let qos = UInt64(BuildQoS.allCases.firstIndex(of: entry.priority.qos) ?? 0)
-    return UInt64(entry.priority.stage.rawValue) << 56 | qos << 48 | entry.minorRank
+  private static func rank(_ priority: Priority, minor: UInt64) -> UInt64 {
+    let qos = UInt64(BuildQoS.allCases.firstIndex(of: priority.qos) ?? 0)
+    return UInt64(priority.stage.rawValue) << 56 | qos << 48 | minor
   }
 
   /// Sets the first frame's entries' ranks, and numbers the synchronous ones of each ready
@@ -744,20 +779,22 @@ struct LaunchSchedule {
   /// come, which is rank order within a class when the minor rank is the registration order
   /// (no history): a count per class, no sort. A queue whose entries come out of order within
   /// a class (ranked by paths) is sorted by rank instead.
-  private mutating func placeInRankOrder(_ added: [Entry]) {
+  private mutating func placeInRankOrder() {
     // Per class of each queue (sync 0 ..< 16, main 16 ..< 32): its count, then its next number,
     // and the last rank seen in it.
     var next = [Int](repeating: 0, count: 32)
     var last = [UInt64](repeating: 0, count: 32)
     var inOrder = (sync: true, main: true)
-    for entry in added {
-      entry.rank = Self.rank(entry)
-      guard !entry.isAsync else { continue }
-      let slot = Self.rankClass(entry.rank) | (entry.isMainLane ? 16 : 0)
-      if next[slot] > 0 && last[slot] > entry.rank {
-        if entry.isMainLane { inOrder.main = false } else { inOrder.sync = false }
+    for id in entries.indices {
+      let rank = Self.rank(entries[id].priority, minor: entries[id].minorRank)
+      entries[id].rank = rank
+      guard !entries[id].isAsync else { continue }
+      let isMainLane = entries[id].isMainLane
+      let slot = Self.rankClass(rank) | (isMainLane ? 16 : 0)
+      if next[slot] > 0 && last[slot] > rank {
+        if isMainLane { inOrder.main = false } else { inOrder.sync = false }
       }
-      last[slot] = entry.rank
+      last[slot] = rank
       next[slot] += 1
     }
     var total = (sync: 0, main: 0)
@@ -771,16 +808,16 @@ struct LaunchSchedule {
         total.main += count
       }
     }
-    for entry in added where !entry.isAsync {
-      let slot = Self.rankClass(entry.rank) | (entry.isMainLane ? 16 : 0)
-      entry.position = next[slot]
+    for id in entries.indices where !entries[id].isAsync {
+      let slot = Self.rankClass(entries[id].rank) | (entries[id].isMainLane ? 16 : 0)
+      entries[id].position = next[slot]
       next[slot] += 1
     }
     for lane in [false, true] where !(lane ? inOrder.main : inOrder.sync) {
-      let sorted = added.filter { !$0.isAsync && $0.isMainLane == lane }.sorted {
-        $0.rank < $1.rank
-      }
-      for (position, entry) in sorted.enumerated() { entry.position = position }
+      let sorted = entries.indices.filter {
+        !entries[$0].isAsync && entries[$0].isMainLane == lane
+      }.sorted { entries[$0].rank < entries[$1].rank }
+      for (position, id) in sorted.enumerated() { entries[id].position = position }
     }
     readySync.reservePositions(total.sync)
     readyMain.reservePositions(total.main)
@@ -801,60 +838,63 @@ struct LaunchSchedule {
   /// first. With no launch remembered, or no service known, the ranks stay registration order.
   /// Stage and quality of service stay the major keys: a path orders builds within a class.
   ///
-  /// `topological`: `entries` are in topological order already (each after those it is gated
-  /// on), and Kahn's sort is not needed.
-  private mutating func rankByLongestPath(_ entries: [Entry], topological: Bool) {
+  /// `topological`: the entries are in topological order already (each after those it is
+  /// gated on), and Kahn's sort is not needed.
+  private mutating func rankByLongestPath(topological: Bool) {
     // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
     guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
     // Each entry's cost in `minorRank` for now (unknown: `.max`), its gates left in `low`.
     var known: [UInt64] = []
     known.reserveCapacity(entries.count)
-    var sorted: [Entry] = []
+    var sorted: [EntryID] = []
     sorted.reserveCapacity(entries.count)
-    for entry in entries {
-      let cost = cost(of: entry)
+    for id in entries.indices {
+      let cost = cost(of: id)
       if let cost { known.append(cost) }
-      entry.minorRank = cost ?? .max
-      entry.low = entry.gates
-      if entry.gates == 0 { sorted.append(entry) }
+      entries[id].minorRank = cost ?? .max
+      entries[id].low = entries[id].gates
+      if entries[id].gates == 0 { sorted.append(id) }
     }
     guard !known.isEmpty else {
-      for entry in entries { entry.minorRank = UInt64(entry.order) }
+      for id in entries.indices { entries[id].minorRank = UInt64(entries[id].order) }
       return
     }
     known.sort()
     let unknownCost = known[(known.count - 1) / 2]
     // Kahn's order: gates come only from these entries, and no cycle is left among them.
-    if topological { sorted = entries }
+    if topological { sorted = Array(entries.indices) }
     var next = topological ? sorted.count : 0
     while next < sorted.count {
       for index in 0..<dependentCount(of: sorted[next]) {
         let dependent = self.dependent(of: sorted[next], at: index)
-        dependent.low -= 1
-        if dependent.low == 0 { sorted.append(dependent) }
+        entries[dependent].low -= 1
+        if entries[dependent].low == 0 { sorted.append(dependent) }
       }
       next += 1
     }
     var longest: UInt64 = 0
-    for entry in sorted.reversed() {
+    for id in sorted.reversed() {
       var tail: UInt64 = 0
-      for index in 0..<dependentCount(of: entry) {
-        tail = max(tail, dependent(of: entry, at: index).minorRank)
+      for index in 0..<dependentCount(of: id) {
+        tail = max(tail, entries[dependent(of: id, at: index)].minorRank)
       }
-      let cost = entry.minorRank == .max ? unknownCost : entry.minorRank
+      let cost = entries[id].minorRank == .max ? unknownCost : entries[id].minorRank
       let (path, overflow) = cost.addingReportingOverflow(tail)
-      entry.minorRank = overflow ? .max - 1 : path
-      longest = max(longest, entry.minorRank)
+      entries[id].minorRank = overflow ? .max - 1 : path
+      longest = max(longest, entries[id].minorRank)
     }
-    for entry in entries {
-      entry.minorRank = Self.pathRank(path: entry.minorRank, longest: longest, order: entry.order)
+    for id in entries.indices {
+      entries[id].minorRank = Self.pathRank(
+        path: entries[id].minorRank, longest: longest, order: entries[id].order)
     }
     pathScale = (unknownCost, longest)
   }
 
-  /// The typical self time of `entry`'s service, in nanoseconds, if the history knows it.
-  private func cost(of entry: Entry) -> UInt64? {
-    guard let time = history?.typicalSelfTime(of: entry.node.key.description) else { return nil }
+  /// The typical self time of entry `id`'s service, in nanoseconds, if the history knows it.
+  private func cost(of id: EntryID) -> UInt64? {
+    guard let time = history?.typicalSelfTime(of: entries[id].node.key.description) else {
+      return nil
+    }
     let (seconds, attoseconds) = time.components
     guard seconds >= 0 else { return 0 }
     let (nanoseconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
@@ -879,39 +919,39 @@ struct LaunchSchedule {
   /// among them but in `carried`, for the finishing thread to run next: the common end of a
   /// build takes one entry and allocates no list.
   private mutating func takeSubmittable(
-    carryingOn qos: BuildQoS? = nil, carried: inout Entry?
-  ) -> [Entry] {
+    carryingOn qos: BuildQoS? = nil, carried: inout EntryID?
+  ) -> [ScheduledBuild] {
     guard !paused, phase == .deferring || phase == .fullyReady else { return [] }
-    var taken: [Entry] = []
+    var taken: [ScheduledBuild] = []
     if !readyAsync.isEmpty {
-      for entry in readyAsync where entry.status == .ready {
-        entry.status = .submitted
-        taken.append(entry)
+      for id in readyAsync where entries[id].status == .ready {
+        entries[id].status = .submitted
+        taken.append(scheduledBuild(id))
       }
       readyAsync = []
     }
-    while inFlight < width, let entry = readySync.pop() {
-      guard entry.status == .ready else { continue }
-      entry.status = .submitted
+    while inFlight < width, let id = readySync.pop() {
+      guard entries[id].status == .ready else { continue }
+      entries[id].status = .submitted
       inFlight += 1
-      if carried == nil, let qos, entry.priority.qos == qos {
-        carried = entry
+      if carried == nil, let qos, entries[id].priority.qos == qos {
+        carried = id
       } else {
-        taken.append(entry)
+        taken.append(scheduledBuild(id))
       }
     }
-    while !mainInFlight, let entry = readyMain.pop() {
-      guard entry.status == .ready else { continue }
-      entry.status = .submitted
+    while !mainInFlight, let id = readyMain.pop() {
+      guard entries[id].status == .ready else { continue }
+      entries[id].status = .submitted
       mainInFlight = true
-      taken.append(entry)
+      taken.append(scheduledBuild(id))
     }
     return taken
   }
 
   /// ``takeSubmittable(carryingOn:carried:)`` with nothing carried.
-  private mutating func takeSubmittable() -> [Entry] {
-    var carried: Entry?
+  private mutating func takeSubmittable() -> [ScheduledBuild] {
+    var carried: EntryID?
     return takeSubmittable(carried: &carried)
   }
 }
@@ -924,7 +964,7 @@ struct LaunchSchedule {
 /// instead of six.
 struct LaunchWork {
   /// Builds to hand to the scheduler, a job each.
-  var submit: [LaunchSchedule.Entry] = []
+  var submit: [ScheduledBuild] = []
   /// The build the finishing thread runs next, started already.
   var next: ScheduledRun?
   /// For a shutdown: whether builds may be running, to wait for.
@@ -939,14 +979,14 @@ struct LaunchWork {
   init() {}
 
   /// Work that hands over `submit` and has the finishing thread run `next`.
-  init(submit: [LaunchSchedule.Entry], next: ScheduledRun?) {
+  init(submit: [ScheduledBuild], next: ScheduledRun?) {
     self.submit = submit
     self.next = next
   }
 
   /// Work that hands over `submit` and arms `timers`.
   init(
-    submit: [LaunchSchedule.Entry] = [], timers: [Duration] = [], reachedFirstFrame: Bool = false
+    submit: [ScheduledBuild] = [], timers: [Duration] = [], reachedFirstFrame: Bool = false
   ) {
     self.submit = submit
     self.reachedFirstFrame = reachedFirstFrame
@@ -982,7 +1022,7 @@ struct LaunchWork {
     }
   }
   /// Entries a shutdown cancelled, to record.
-  var cancelled: [LaunchSchedule.Entry] {
+  var cancelled: [ScheduledBuild] {
     get { rare?.cancelled ?? [] }
     set {
       guard rare != nil || !newValue.isEmpty else { return }
@@ -1001,7 +1041,7 @@ struct LaunchWork {
     var timers: [Duration] = []
     var ready: [LaunchSchedule.Waiter] = []
     var shutDown: [LaunchSchedule.Waiter] = []
-    var cancelled: [LaunchSchedule.Entry] = []
+    var cancelled: [ScheduledBuild] = []
 
     func copy() -> Rare {
       let copy = Rare()
@@ -1013,19 +1053,38 @@ struct LaunchWork {
   }
 }
 
-/// A scheduled build about to run: its service, and what its build context records.
+/// A build the schedule hands out, to give to the scheduler or to record as cancelled: its
+/// entry's number, by which the job names it to the schedule, and what the container needs to
+/// know of it outside the launch lock.
+struct ScheduledBuild {
+  let id: LaunchSchedule.EntryID
+  let node: AnyNode
+  let priority: Priority
+  /// Whether it is built on the main-thread lane.
+  let isMainLane: Bool
+}
+
+/// A scheduled build about to run: its entry's number and service, and what its build context
+/// records.
+///
+/// A plain value, copied with nothing to retain: its node is unretained, kept alive by the
+/// schedule's entry (entries are never removed) in the container that runs the build
+/// (Docs/Design.md, "Memory safety"), and the launch's flags are read once a job
+/// (``LaunchSchedule/runFlags``), not carried by each build.
 struct ScheduledRun: Sendable {
-  let entry: LaunchSchedule.Entry
-  var node: AnyNode { entry.node }
+  let id: LaunchSchedule.EntryID
+  unowned(unsafe) let node: AnyNode
   let qos: BuildQoS
+  /// Whether its factory is async (run in a task, holding no thread).
+  let isAsync: Bool
+  /// Whether it is built on the main-thread lane.
+  let isMainLane: Bool
   let readyAt: UInt64?
   /// When the schedule started it.
   let startedAt: UInt64
-  /// The launch's flags, `nil` if it has none.
-  let flags: Set<LaunchFlag>?
 
-  /// Sets `context` up for this build.
-  func prepare(_ context: BuildContext) {
+  /// Sets `context` up for this build, with the launch's `flags` (`nil` if it has none).
+  func prepare(_ context: BuildContext, flags: Set<LaunchFlag>?) {
     context.trigger = .scheduled
     if let flags {
       context.flags = flags
@@ -1046,7 +1105,7 @@ struct Milestones {
   var fullyReady: UInt64?
 }
 
-/// Ready builds, best (lowest rank) first.
+/// Ready builds, by entry number, best (lowest rank) first.
 ///
 /// The first frame numbers its entries in rank order (``LaunchSchedule/Entry/position``), and
 /// the queue keeps them as a bit set by that number, two levels deep: a push sets two bits, a
@@ -1056,8 +1115,8 @@ struct Milestones {
 /// two. Ranks are distinct (each ends with the registration order), so the order is the
 /// heap's.
 struct RankedQueue {
-  /// The queued entries by position.
-  private var slots: [LaunchSchedule.Entry?] = []
+  /// The queued entries by position, with their ranks.
+  private var slots: [(id: LaunchSchedule.EntryID, rank: UInt64)] = []
   /// Bit `p` set: position `p` is queued.
   private var words: [UInt64] = []
   /// Bit `w` set: word `w` has a bit set.
@@ -1070,20 +1129,19 @@ struct RankedQueue {
   /// Makes room for the positions `0 ..< count`; the queue must be empty.
   mutating func reservePositions(_ count: Int) {
     guard count > 0 else { return }
-    slots = Array(repeating: nil, count: count)
+    slots = Array(repeating: (-1, 0), count: count)
     words = Array(repeating: 0, count: (count + 63) / 64)
     summary = Array(repeating: 0, count: (words.count + 63) / 64)
     lowest = 0
   }
 
-  /// Queues `entry` by its ``LaunchSchedule/Entry/rank``.
-  mutating func push(_ entry: LaunchSchedule.Entry) {
-    let position = entry.position
+  /// Queues entry `id` of `rank` at `position` (or in the heap, if it has none: -1).
+  mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64, position: Int) {
     guard position >= 0, position < slots.count else {
-      spill.push(entry, rank: entry.rank)
+      spill.push(id, rank: rank)
       return
     }
-    slots[position] = entry
+    slots[position] = (id, rank)
     let word = position >> 6
     words[word] |= 1 << UInt64(position & 63)
     summary[word >> 6] |= 1 << UInt64(word & 63)
@@ -1091,7 +1149,7 @@ struct RankedQueue {
   }
 
   /// Takes the entry of the lowest rank.
-  mutating func pop() -> LaunchSchedule.Entry? {
+  mutating func pop() -> LaunchSchedule.EntryID? {
     var position = -1
     while lowest < summary.count {
       let bits = summary[lowest]
@@ -1102,36 +1160,32 @@ struct RankedQueue {
       }
       lowest += 1
     }
-    if let spilled = spill.topRank,
-      position < 0 || spilled < slots[position].unsafelyUnwrapped.rank
-    {
+    if let spilled = spill.topRank, position < 0 || spilled < slots[position].rank {
       return spill.pop()
     }
     guard position >= 0 else { return nil }
-    let entry = slots[position]
-    slots[position] = nil
     let word = position >> 6
     // The lowest set bit of each is this position's and its word's.
     words[word] &= words[word] &- 1
     if words[word] == 0 { summary[lowest] &= summary[lowest] &- 1 }
-    return entry
+    return slots[position].id
   }
 
   mutating func removeAll() { self = RankedQueue() }
 }
 
-/// A binary min-heap of entries by rank, in O(log n): the ready queue's entries that have no
-/// position, and the reference its order is tested against.
+/// A binary min-heap of entry numbers by rank, in O(log n): the ready queue's entries that
+/// have no position, and the reference its order is tested against.
 struct RankedHeap {
-  private var items: [(rank: UInt64, entry: LaunchSchedule.Entry)] = []
+  private var items: [(rank: UInt64, id: LaunchSchedule.EntryID)] = []
 
   var isEmpty: Bool { items.isEmpty }
 
   /// The lowest rank queued.
   var topRank: UInt64? { items.first?.rank }
 
-  mutating func push(_ entry: LaunchSchedule.Entry, rank: UInt64) {
-    items.append((rank, entry))
+  mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64) {
+    items.append((rank, id))
     var child = items.count - 1
     while child > 0 {
       let parent = (child - 1) / 2
@@ -1141,10 +1195,10 @@ struct RankedHeap {
     }
   }
 
-  mutating func pop() -> LaunchSchedule.Entry? {
+  mutating func pop() -> LaunchSchedule.EntryID? {
     guard !items.isEmpty else { return nil }
     items.swapAt(0, items.count - 1)
-    let best = items.removeLast().entry
+    let best = items.removeLast().id
     var parent = 0
     while true {
       let left = parent * 2 + 1
@@ -1161,30 +1215,33 @@ struct RankedHeap {
   mutating func removeAll() { items = [] }
 }
 
-/// The launch's entries by node: an open-addressing table hashed by the node's address with a
-/// multiply-shift. Making the schedule looks an entry up for every edge of the graph, and a
-/// `Dictionary` would hash each address with SipHash.
+/// The launch's entry numbers by node: an open-addressing table hashed by the node's address
+/// with a multiply-shift. Making the schedule looks an entry up for every edge of the graph,
+/// and a `Dictionary` would hash each address with SipHash. It keeps the node's address, not
+/// the node: the schedule's entries hold the nodes.
 struct EntryTable {
-  private var slots: [LaunchSchedule.Entry?] = Array(repeating: nil, count: 16)
+  /// A node's address (0: an empty slot) and its entry's number.
+  private var slots: [(node: UInt, id: LaunchSchedule.EntryID)] = Array(
+    repeating: (0, -1), count: 16)
   private(set) var count = 0
 
-  /// Every entry, in no particular order.
-  var values: [LaunchSchedule.Entry] { slots.compactMap { $0 } }
-
-  /// The entry of `node`, if it has one.
-  subscript(node: AnyNode) -> LaunchSchedule.Entry? {
-    var index = Self.index(of: node, in: slots.count)
-    while let entry = slots[index] {
-      if entry.node === node { return entry }
+  /// The number of `node`'s entry, if it has one.
+  subscript(node: AnyNode) -> LaunchSchedule.EntryID? {
+    let address = UInt(bitPattern: ObjectIdentifier(node))
+    var index = Self.index(of: address, in: slots.count)
+    while true {
+      let slot = slots[index]
+      if slot.node == address { return slot.id }
+      if slot.node == 0 { return nil }
       index = (index + 1) & (slots.count - 1)
     }
-    return nil
   }
 
-  /// Adds an entry; its node must have none yet.
-  mutating func insert(_ entry: LaunchSchedule.Entry) {
+  /// Adds `node`'s entry number; it must have none yet, and the caller keeps the node alive
+  /// as long as the table.
+  mutating func insert(_ node: AnyNode, id: LaunchSchedule.EntryID) {
     if (count + 1) * 2 > slots.count { reserveCapacity(count + 1) }
-    Self.place(entry, in: &slots)
+    Self.place((UInt(bitPattern: ObjectIdentifier(node)), id), in: &slots)
     count += 1
   }
 
@@ -1193,20 +1250,21 @@ struct EntryTable {
     guard capacity * 2 > slots.count else { return }
     var size = slots.count
     while capacity * 2 > size { size *= 2 }
-    var grown = [LaunchSchedule.Entry?](repeating: nil, count: size)
-    for case let entry? in slots { Self.place(entry, in: &grown) }
+    var grown = [(node: UInt, id: LaunchSchedule.EntryID)](repeating: (0, -1), count: size)
+    for slot in slots where slot.node != 0 { Self.place(slot, in: &grown) }
     slots = grown
   }
 
-  private static func place(_ entry: LaunchSchedule.Entry, in slots: inout [LaunchSchedule.Entry?])
-  {
-    var index = index(of: entry.node, in: slots.count)
-    while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
-    slots[index] = entry
+  private static func place(
+    _ slot: (node: UInt, id: LaunchSchedule.EntryID),
+    in slots: inout [(node: UInt, id: LaunchSchedule.EntryID)]
+  ) {
+    var index = index(of: slot.node, in: slots.count)
+    while slots[index].node != 0 { index = (index + 1) & (slots.count - 1) }
+    slots[index] = slot
   }
 
-  private static func index(of node: AnyNode, in size: Int) -> Int {
-    multiplyShift(
-      UInt(bitPattern: ObjectIdentifier(node)), shift: UInt.bitWidth - size.trailingZeroBitCount)
+  private static func index(of address: UInt, in size: Int) -> Int {
+    multiplyShift(address, shift: UInt.bitWidth - size.trailingZeroBitCount)
   }
 }
