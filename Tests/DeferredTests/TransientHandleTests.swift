@@ -19,6 +19,18 @@ private final class Gauge: Sendable {
   }
 }
 
+/// A singleton made from the storage, registered late in a test.
+private final class Pantry: Sendable {
+  let storage: Storage
+  init(_ storage: Storage) { self.storage = storage }
+}
+
+/// A transient made from a shelf.
+private final class Reading: Sendable {
+  let shelf: Pantry
+  init(_ shelf: Pantry) { self.shelf = shelf }
+}
+
 /// A handle filled in after the registration whose factory reads it.
 private final class HandleHolder: Sendable {
   let handle = Locked<ServiceHandle<Gauge>?>(nil)
@@ -157,6 +169,26 @@ private final class HandleHolder: Sendable {
     #expect(inChild.node.makesAtOnce)
     #expect(inChild.node !== inParent.node)
     #expect(try inParent.resolve().storage.label == "disk")
+  }
+
+  /// A child's handle, made while the transient it reads was the parent's (what it needs was
+  /// not registered yet), keeps to what the child resolves once the parent registers that late
+  /// and the child copies the transient for its override: never the parent's node made at once
+  /// with the parent's dependencies, even after the parent has made it at once.
+  @Test func aChildsHandleFollowsTheCopyMadeWhenItsParentRegistersLate() throws {
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Reading.self, scope: .transient) { (shelf: Pantry) in Reading(shelf) }
+    let child = parent.makeChild()
+    try child.register(Storage.self) { Storage(label: "double") }
+    let inChild = try child.handle(Reading.self)
+    try parent.register(Pantry.self) { (storage: Storage) in Pantry(storage) }
+    for _ in 0..<2 { #expect(try parent.resolve(Reading.self).shelf.storage.label == "disk") }
+    #expect(inChild.node.makesAtOnce)
+    #expect(try child.resolve(Reading.self).shelf.storage.label == "double")
+    #expect(try inChild.resolve().shelf.storage.label == "double")
+    #expect(try inChild.withValue { $0.shelf.storage.label } == "double")
+    #expect(try parent.resolve(Reading.self).shelf.storage.label == "disk")
   }
 
   @Test func aReplacedTransientIsMadeByItsReplacement() throws {
