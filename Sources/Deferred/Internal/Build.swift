@@ -369,15 +369,23 @@ extension AnyNode {
 
   /// A handle's making of this transient node into `raw` (memory for one value of its type,
   /// not initialised), if it can be made at once (``makesAtOnce``, neither `container` nor the
-  /// owner shut down, and no build under way on the calling thread): returns whether it made
-  /// it. Anything else is resolved by key, as ``Container/resolve(_:)`` does.
+  /// owner shut down, the node still the one `container` resolves, and no build under way on
+  /// the calling thread): returns whether it made it. Anything else is resolved by key, as
+  /// ``Container/resolve(_:)`` does.
+  ///
+  /// A node `container` inherits is looked up again: a child copies an inherited node once
+  /// it depends on the child's overrides, which a registration in an ancestor after the
+  /// handle was made can bring about; the handle then holds the ancestor's node, which the
+  /// child no longer resolves.
   @usableFromInline
   func makeTransient(into raw: UnsafeMutableRawPointer, for container: Container)
     throws(DeferredError) -> Bool
   {
     guard makesAtOnce,
       container.launchPhase.load(ordering: .relaxed) != shutDownPhase,
-      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase
+      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase,
+      owner === container
+        || container.lookup(key)?.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
     else { return false }
     return try BuildContext.withCurrent { context throws(DeferredError) -> Bool in
       guard context.chain.isEmpty else { return false }
