@@ -107,7 +107,11 @@ extension AnyNode {
             _ = stack.removeLast()
             continue
           case .replaced(let replacement):
-            if index == 0 { root = replacement }
+            if index == 0 {
+              // A scheduled job's root replaced: building the replacement is the job's build.
+              if context.scheduled === root { context.scheduled = replacement }
+              root = replacement
+            }
             stack[index] = Frame(node: replacement)
             continue
           case .claimed(let attempt, let span):
@@ -470,6 +474,8 @@ extension AnyNode {
     case .wait(let latch):
       return (self, try await WaitGraph.waitAsync(for: self, latch: latch, by: context))
     case .replaced(let replacement):
+      // A scheduled job's root replaced: building the replacement is the job's build.
+      if context.scheduled === self { context.scheduled = replacement }
       return try await replacement.ensureReadyHoldingAsync(context)
     case .build(let attempt, let span):
       context.chain.append(key)
