@@ -114,6 +114,8 @@ private final class HandleHolder: Sendable {
     // Inside a build, a handle's read is the ordinary resolve: its errors name the whole chain.
     let container = Container()
     let holder = HandleHolder()
+    // The handle holds the container, whose factory holds the holder: let go at the end.
+    defer { holder.handle.withLock { $0 = nil } }
     let fails = Atomic<Bool>(false)
     try container.register(Storage.self) { Storage() }
     try container.register(Gauge.self, scope: .transient) { (storage: Storage) in
@@ -137,6 +139,8 @@ private final class HandleHolder: Sendable {
   @Test func aFactoryThatMakesItselfThroughItsHandleIsACycleNotARecursion() throws {
     let container = Container()
     let holder = HandleHolder()
+    // The handle holds the container, whose factory holds the holder: let go at the end.
+    defer { holder.handle.withLock { $0 = nil } }
     let recurses = Atomic<Bool>(false)
     try container.register(Storage.self) { Storage() }
     try container.register(Gauge.self, scope: .transient) { (storage: Storage) in
