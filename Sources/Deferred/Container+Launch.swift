@@ -335,11 +335,12 @@ extension Container {
 
   /// Records the failure of a scheduled build whose own factory's end did not record it
   /// (the recorder let go of the context's `scheduled` when it did): before the schedule hears
-  /// of it, so that a report taken once the app is fully ready accounts for the service.
+  /// of it, so that a report taken once the app is fully ready accounts for the service. The
+  /// root is the context's: the replacement of a registration replaced since it was scheduled.
   private func recordFailure(of run: ScheduledRun, on context: BuildContext, _ error: DeferredError)
   {
-    guard context.scheduled === run.node else { return }
-    recorder.scheduledFailure(run.node, context, since: run.startedAt, error)
+    guard let root = context.scheduled else { return }
+    recorder.scheduledFailure(root, context, since: run.startedAt, error)
   }
 
   /// Ends a scheduled build, performs what that asks for, and returns the build this thread

@@ -116,6 +116,33 @@ final class Token: Sendable {}
     #expect(builds.map(\.attempt) == [1, 0])
   }
 
+  /// A deferred service replaced after the first frame, before it was built: the job of the
+  /// replaced registration builds the replacement, and that build is the job's own, recorded
+  /// once as the scheduled build (its queue time and quality of service), never followed by a
+  /// second record of the same failure for the registration it replaced.
+  @Test func aScheduledBuildOfAReplacedRegistrationIsRecordedOnceAsTheJobsOwn() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Alpha.self, priority: .afterFirstFrame()) { Alpha() }
+    try container.register(Beta.self, priority: .afterFirstFrame()) { Beta() }
+    try container.launch()
+    try container.firstFrameDrawn()
+    #expect(scheduler.queued == ["build Alpha", "build Beta"])
+    try container.register(Alpha.self, priority: .afterFirstFrame(), replacing: true) {
+      () throws -> Alpha in throw Failure(message: "replacement failed")
+    }
+    try container.register(Beta.self, priority: .afterFirstFrame(), replacing: true) { Beta() }
+    scheduler.runAll()
+    try await container.fullyReady()
+    let builds = container.launchReport().builds
+    let alpha = builds.filter { $0.service == "Alpha" }
+    #expect(alpha.map(\.attempt).sorted() == [1, 2], "\(alpha.map(\.attempt))")
+    #expect(alpha.allSatisfy { $0.outcome == .failed && $0.queued != nil && $0.qos != nil })
+    let beta = builds.filter { $0.service == "Beta" }
+    #expect(beta.count == 1)
+    #expect(beta.allSatisfy { $0.outcome == .built && $0.queued != nil && $0.qos != nil })
+  }
+
   final class Head: Sendable {}
   final class Middle: Sendable {}
   final class Tail: Sendable {}

@@ -19,6 +19,18 @@ private final class Gauge: Sendable {
   }
 }
 
+/// A singleton made from the storage, registered late in a test.
+private final class Pantry: Sendable {
+  let storage: Storage
+  init(_ storage: Storage) { self.storage = storage }
+}
+
+/// A transient made from a shelf.
+private final class Reading: Sendable {
+  let shelf: Pantry
+  init(_ shelf: Pantry) { self.shelf = shelf }
+}
+
 /// A handle filled in after the registration whose factory reads it.
 private final class HandleHolder: Sendable {
   let handle = Locked<ServiceHandle<Gauge>?>(nil)
@@ -102,6 +114,8 @@ private final class HandleHolder: Sendable {
     // Inside a build, a handle's read is the ordinary resolve: its errors name the whole chain.
     let container = Container()
     let holder = HandleHolder()
+    // The handle holds the container, whose factory holds the holder: let go at the end.
+    defer { holder.handle.withLock { $0 = nil } }
     let fails = Atomic<Bool>(false)
     try container.register(Storage.self) { Storage() }
     try container.register(Gauge.self, scope: .transient) { (storage: Storage) in
@@ -125,6 +139,8 @@ private final class HandleHolder: Sendable {
   @Test func aFactoryThatMakesItselfThroughItsHandleIsACycleNotARecursion() throws {
     let container = Container()
     let holder = HandleHolder()
+    // The handle holds the container, whose factory holds the holder: let go at the end.
+    defer { holder.handle.withLock { $0 = nil } }
     let recurses = Atomic<Bool>(false)
     try container.register(Storage.self) { Storage() }
     try container.register(Gauge.self, scope: .transient) { (storage: Storage) in
@@ -157,6 +173,26 @@ private final class HandleHolder: Sendable {
     #expect(inChild.node.makesAtOnce)
     #expect(inChild.node !== inParent.node)
     #expect(try inParent.resolve().storage.label == "disk")
+  }
+
+  /// A child's handle, made while the transient it reads was the parent's (what it needs was
+  /// not registered yet), keeps to what the child resolves once the parent registers that late
+  /// and the child copies the transient for its override: never the parent's node made at once
+  /// with the parent's dependencies, even after the parent has made it at once.
+  @Test func aChildsHandleFollowsTheCopyMadeWhenItsParentRegistersLate() throws {
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Reading.self, scope: .transient) { (shelf: Pantry) in Reading(shelf) }
+    let child = parent.makeChild()
+    try child.register(Storage.self) { Storage(label: "double") }
+    let inChild = try child.handle(Reading.self)
+    try parent.register(Pantry.self) { (storage: Storage) in Pantry(storage) }
+    for _ in 0..<2 { #expect(try parent.resolve(Reading.self).shelf.storage.label == "disk") }
+    #expect(inChild.node.makesAtOnce)
+    #expect(try child.resolve(Reading.self).shelf.storage.label == "double")
+    #expect(try inChild.resolve().shelf.storage.label == "double")
+    #expect(try inChild.withValue { $0.shelf.storage.label } == "double")
+    #expect(try parent.resolve(Reading.self).shelf.storage.label == "disk")
   }
 
   @Test func aReplacedTransientIsMadeByItsReplacement() throws {

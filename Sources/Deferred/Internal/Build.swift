@@ -107,7 +107,11 @@ extension AnyNode {
             _ = stack.removeLast()
             continue
           case .replaced(let replacement):
-            if index == 0 { root = replacement }
+            if index == 0 {
+              // A scheduled job's root replaced: building the replacement is the job's build.
+              if context.scheduled === root { context.scheduled = replacement }
+              root = replacement
+            }
             stack[index] = Frame(node: replacement)
             continue
           case .claimed(let attempt, let span):
@@ -369,15 +373,23 @@ extension AnyNode {
 
   /// A handle's making of this transient node into `raw` (memory for one value of its type,
   /// not initialised), if it can be made at once (``makesAtOnce``, neither `container` nor the
-  /// owner shut down, and no build under way on the calling thread): returns whether it made
-  /// it. Anything else is resolved by key, as ``Container/resolve(_:)`` does.
+  /// owner shut down, the node still the one `container` resolves, and no build under way on
+  /// the calling thread): returns whether it made it. Anything else is resolved by key, as
+  /// ``Container/resolve(_:)`` does.
+  ///
+  /// A node `container` inherits is looked up again: a child copies an inherited node once
+  /// it depends on the child's overrides, which a registration in an ancestor after the
+  /// handle was made can bring about; the handle then holds the ancestor's node, which the
+  /// child no longer resolves.
   @usableFromInline
   func makeTransient(into raw: UnsafeMutableRawPointer, for container: Container)
     throws(DeferredError) -> Bool
   {
     guard makesAtOnce,
       container.launchPhase.load(ordering: .relaxed) != shutDownPhase,
-      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase
+      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase,
+      owner === container
+        || container.lookup(key)?.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
     else { return false }
     return try BuildContext.withCurrent { context throws(DeferredError) -> Bool in
       guard context.chain.isEmpty else { return false }
@@ -462,6 +474,8 @@ extension AnyNode {
     case .wait(let latch):
       return (self, try await WaitGraph.waitAsync(for: self, latch: latch, by: context))
     case .replaced(let replacement):
+      // A scheduled job's root replaced: building the replacement is the job's build.
+      if context.scheduled === self { context.scheduled = replacement }
       return try await replacement.ensureReadyHoldingAsync(context)
     case .build(let attempt, let span):
       context.chain.append(key)
