@@ -159,6 +159,39 @@ private final class HandleHolder: Sendable {
     #expect(error?.service == "Gauge")
   }
 
+  @Test func whatAFactoryMadeAtOnceResolvesNamesItOnTheChain() throws {
+    // The making is on the thread's chain only once something reads it: here a singleton the
+    // factory resolves itself, which fails, and whose error names the transient first.
+    let container = Container()
+    let network = Locked<ServiceHandle<Network>?>(nil)
+    let resolves = Atomic<Bool>(false)
+    try container.register(Storage.self) { Storage() }
+    try container.register(Network.self) { () throws -> Network in
+      throw Failure(message: "offline")
+    }
+    try container.register(Gauge.self, scope: .transient) { (storage: Storage) in
+      if resolves.load(ordering: .relaxed) { _ = try network.withLock { $0 }!.resolve() }
+      return Gauge(storage)
+    }
+    network.withLock { $0 = try? container.handle(Network.self) }
+    let handle = try container.handle(Gauge.self)
+    for _ in 0..<2 { _ = try handle.resolve() }
+    #expect(handle.node.makesAtOnce)
+    resolves.store(true, ordering: .relaxed)
+    let error = #expect(throws: DeferredError.self) { try handle.resolve() }
+    #expect(error?.code == .factoryFailed)
+    #expect(error?.service == "Network")
+    #expect(error?.chain == ["Gauge", "Network"])
+    // The making's key came off the chain with it: the thread is idle, the next read made at
+    // once.
+    #expect(BuildContext.current.isIdle)
+    resolves.store(false, ordering: .relaxed)
+    _ = try handle.resolve()
+    #expect(BuildContext.current.isIdle)
+    let record = container.launchReport().transients.first { $0.service == "Gauge" }
+    #expect(record?.count == 4)
+  }
+
   @Test func aChildsHandleMakesItWithTheChildsOverride() throws {
     let parent = Container()
     try parent.register(Storage.self) { Storage() }

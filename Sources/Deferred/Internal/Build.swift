@@ -326,7 +326,7 @@ extension AnyNode {
     throws(DeferredError) -> Value
   {
     // Outside any build, one whose dependencies were seen built is made at once.
-    if context.chain.isEmpty && makesAtOnce {
+    if context.isIdle && makesAtOnce {
       let destination = ValueDestination.transient(Value.self, on: context)
       do throws(DeferredError) {
         try makeAtOnce(into: destination, context)
@@ -343,17 +343,18 @@ extension AnyNode {
     return try makeValue(context, as: Value.self)
   }
 
-  /// Makes one value of this transient node into `destination`, on `context`, whose chain is
-  /// empty (no build or making is under way on it), once ``makesAtOnce``: no walk, no check of
+  /// Makes one value of this transient node into `destination`, on `context`, which is idle
+  /// (no build or making is under way on it), once ``makesAtOnce``: no walk, no check of
   /// the dependencies, no record's span (no build encloses it, so no nested time to account
   /// for). It is on the chain while its factory runs, as any making is, so that what the
   /// factory resolves itself is built and named as it would be, and a factory that comes back
-  /// to it is a cycle. Every making is counted; the first ``TransientStats/sampleLimit`` are
+  /// to it is a cycle; marked as the context's making, it is put there only when something
+  /// reads the chain (``BuildContext/beginMaking(_:)``). Every making is counted; the first ``TransientStats/sampleLimit`` are
   /// timed, then one in ``TransientStats/timingStride`` (the report says how many were).
   func makeAtOnce(
     into destination: borrowing ValueDestination, _ context: BuildContext
   ) throws(DeferredError) {
-    context.chain.append(key)
+    context.beginMaking(self)
     let failure = withRecorder { recorder -> DeferredError? in
       guard recorder.isEnabled else { return run(context, into: destination) }
       // Counted, and past the first makings timed one in `TransientStats.timingStride`.
@@ -367,7 +368,7 @@ extension AnyNode {
       recorder.madeTransient(self, taking: recorder.now() &- start)
       return failure
     }
-    context.chain.removeLast()
+    context.endMaking()
     if let failure { throw failure }
   }
 
@@ -392,7 +393,7 @@ extension AnyNode {
         || container.lookup(key)?.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
     else { return false }
     return try BuildContext.withCurrent { context throws(DeferredError) -> Bool in
-      guard context.chain.isEmpty else { return false }
+      guard context.isIdle else { return false }
       try makeAtOnce(into: ValueDestination(uninitialized: raw, type: key.type), context)
       return true
     }

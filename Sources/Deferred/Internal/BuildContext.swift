@@ -22,12 +22,59 @@ import Synchronization
 /// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
-  /// Whether it is the main thread's (read on every look-up of the current context: no copy
-  /// of `thread` for it).
-  let isMainThread: Bool
   /// The thread, for waiters to lend their priority to (Apple platforms only).
   let recipient: PriorityDonation.Recipient
-  @exclusivity(unchecked) var chain: [AnyServiceKey] = []
+  /// The services being built or made on this context, outermost first: what errors name, and
+  /// what a cycle is found in. A transient made at once (``beginMaking(_:)``) is on it from the
+  /// first time anything reads it or writes it, which its factory's own resolves do; a factory
+  /// that reads nothing from the chain leaves it untouched (no array push and pop a making).
+  var chain: [AnyServiceKey] {
+    @inline(__always) get {
+      if making != nil { chainMaking() }
+      return keys
+    }
+    @inline(__always) _modify {
+      if making != nil { chainMaking() }
+      yield &keys
+    }
+  }
+  @exclusivity(unchecked) private var keys: [AnyServiceKey] = []
+  /// The transient made at once on this context, whose key is the chain's first once it is
+  /// read (``chain``), and until then is held here alone, unretained (its handle or resolve
+  /// holds it while it is made). Set only while the chain is empty.
+  @exclusivity(unchecked) private var making: Unmanaged<AnyNode>?
+
+  /// Whether no build or making is under way on this context.
+  @inline(__always)
+  var isIdle: Bool { making == nil && keys.isEmpty }
+
+  /// Marks the making at once of the transient `node` on this context, which is idle: it is on
+  /// the chain for whatever reads it while the making is under way. End it with
+  /// ``endMaking()``.
+  @inline(__always)
+  func beginMaking(_ node: AnyNode) {
+    making = Unmanaged.passUnretained(node)
+  }
+
+  /// Ends the making begun with ``beginMaking(_:)``: its key comes off the chain if something
+  /// put it there.
+  @inline(__always)
+  func endMaking() {
+    if making != nil {
+      making = nil
+    } else {
+      keys.removeLast()
+    }
+  }
+
+  /// Puts the transient being made at once on the chain, its first key (out of line: only a
+  /// factory that resolves something not built, or fails, pays for it).
+  @inline(never)
+  private func chainMaking() {
+    guard let node = making else { return }
+    making = nil
+    keys.append(node._withUnsafeGuaranteedRef { $0.key })
+  }
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
   /// A stack of its own, not an array: no uniqueness check on every push and pop.
@@ -54,7 +101,6 @@ final class BuildContext: @unchecked Sendable {
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
-    self.isMainThread = thread.isMain
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
   }
 
@@ -113,18 +159,12 @@ final class BuildContext: @unchecked Sendable {
   static func withCurrent<Result>(_ body: (BuildContext) throws(DeferredError) -> Result)
     throws(DeferredError) -> Result
   {
+    // The main thread's slot holds the main actor's context itself: no test of the thread.
     if let raw = pthread_getspecific(contextKey) {
-      let context = Unmanaged<BuildContext>.fromOpaque(raw)
-      if !context._withUnsafeGuaranteedRef({ $0.isMainThread }) {
-        return try context.guaranteed(body)
-      }
-      return try mainActorUnretained.guaranteed(body)
+      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed(body)
     }
     return try body(current)
   }
-
-  /// ``mainActor``, which lives for good, to be read without a retain.
-  private static let mainActorUnretained = Unmanaged.passUnretained(mainActor)
 
   /// The calling thread's context; on the main thread, the main actor's.
   ///
@@ -133,12 +173,14 @@ final class BuildContext: @unchecked Sendable {
   /// actor's context themselves (``MainThread/run(for:on:_:)``).
   static var current: BuildContext {
     if let raw = pthread_getspecific(contextKey) {
-      let context = Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
-      return context.isMainThread ? mainActor : context
+      return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }
-    let context = BuildContext(thread: .current(), ownThread: true)
+    // The main thread's slot holds the main actor's context (retained: the slot's destructor
+    // releases what it holds), so that a look-up needs no test of the thread.
+    let thread = ThreadInfo.current()
+    let context = thread.isMain ? mainActor : BuildContext(thread: thread, ownThread: true)
     pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
-    return context.isMainThread ? mainActor : context
+    return context
   }
 }
 
