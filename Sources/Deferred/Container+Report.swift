@@ -42,7 +42,18 @@ extension Container {
     }
     .map(\.element)
     var lastBuild: [ObjectIdentifier: Int] = [:]
-    for (index, build) in ordered.enumerated() { lastBuild[ObjectIdentifier(build.node)] = index }
+    for (index, build) in ordered.enumerated() {
+      let node = ObjectIdentifier(build.node)
+      // A scheduled job's record of a failure its own factory did not make (attempt 0) does not
+      // say who asked last when a build of the service ran beside it (the job waited for it):
+      // that build does.
+      if build.attempt == 0, case .failed = build.outcome, let last = lastBuild[node],
+        ordered[last].end >= build.start
+      {
+        continue
+      }
+      lastBuild[node] = index
+    }
     var builds: [BuildRecord] = []
     for build in ordered {
       let duration = build.end &- build.start

@@ -148,6 +148,45 @@ final class Token: Sendable {}
   final class Tail: Sendable {}
   final class Pause: Sendable {}
 
+  /// A scheduled job that waits for another thread's build of its service, which fails: the job
+  /// records its failure (attempt 0) beside the builder's, and the report does not call it a
+  /// failure nobody asked for, since the other thread did.
+  @Test func aJobWaitingForAFailingBuildOnDemandIsNotAnUnaskedFailure() async throws {
+    struct Broken: Error {}
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let building = DispatchSemaphore(value: 0)
+    let jobWaits = DispatchSemaphore(value: 0)
+    let otherDone = DispatchSemaphore(value: 0)
+    container.onWait { event in
+      if event.service == "Tail" { jobWaits.signal() }
+    }
+    try container.register(Tail.self, priority: .afterFirstFrame()) { () throws -> Tail in
+      building.signal()
+      _ = jobWaits.wait(timeout: .now() + 60)
+      scheduler.clock.advance(by: .milliseconds(1))
+      throw Broken()
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    DispatchQueue.global().async {
+      _ = try? container.resolve(Tail.self)
+      otherDone.signal()
+    }
+    #expect(building.wait(timeout: .now() + 60) == .success)
+    // The job starts after the other thread's build did, and waits for it.
+    scheduler.clock.advance(by: .milliseconds(1))
+    scheduler.runAll()
+    #expect(otherDone.wait(timeout: .now() + 60) == .success)
+    try await container.fullyReady()
+    let report = container.launchReport()
+    let tails = report.builds.filter { $0.service == "Tail" }
+    #expect(tails.map(\.trigger) == [.onDemand, .scheduled])
+    #expect(tails.map(\.attempt) == [1, 0])
+    #expect(tails.allSatisfy { $0.outcome == .failed })
+    #expect(!report.hazards.contains { $0.kind == .unaskedFailure })
+  }
+
   /// The race the stress test found (a seed of 2,000): a scheduled build and an on-demand
   /// resolve on another thread close a cycle between them, and the scheduled one's wait is the
   /// one that would close it, so it fails at once while the other thread has yet to end the

@@ -286,16 +286,18 @@ final class Recorder: Sendable {
       return
     }
     // The first making (or one of the first, racing): the recorder's list keeps the tally,
-    // and the node points to it unretained.
+    // and the node points to it unretained. Listed as it is published, under the list's lock:
+    // a making another thread counts in it as soon as it is published is in every report taken
+    // after that making (a report leaves out a tally that has counted nothing yet).
     let made = TransientTally()
-    let (exchanged, found) = node.transientTally.compareExchange(
-      expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
-    if exchanged {
-      // Counted before it is listed: a report never lists a transient made no time.
-      made.add(duration, of: node)
-      transients.withLock { $0.append(TransientEntry(node: node, tally: made)) }
-    } else if let found {
-      found._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
+    let found = transients.withLock { list -> Unmanaged<TransientTally>? in
+      let (exchanged, found) = node.transientTally.compareExchange(
+        expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
+      if exchanged { list.append(TransientEntry(node: node, tally: made)) }
+      return exchanged ? nil : found
+    }
+    (found ?? Unmanaged.passUnretained(made))._withUnsafeGuaranteedRef {
+      $0.add(duration, of: node)
     }
   }
 
@@ -406,8 +408,9 @@ final class Recorder: Sendable {
   {
     (
       builds.all, waits.withLock { $0 },
-      transients.withLock { $0 }.map { entry in
-        (entry.node, entry.tally.stats(of: entry.node))
+      transients.withLock { $0 }.compactMap { entry in
+        let stats = entry.tally.stats(of: entry.node)
+        return stats.count == 0 ? nil : (entry.node, stats)
       },
       firstFrameUses.withLock { $0 }
     )
