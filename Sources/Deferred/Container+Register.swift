@@ -297,10 +297,12 @@ extension Container {
     return DependencyList(keys)
   }
 
+  // The key, the dependencies and the factory are consumed: moved into the node and the
+  // result, not copied (a retain and a release each).
   func add<Value: Sendable>(
-    _ key: ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: DependencyList?, factory: Factory, isMainActor: Bool = false,
-    note: RegistrationNote? = nil
+    _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
+    dependencies: consuming DependencyList?, factory: consuming Factory,
+    isMainActor: Bool = false, note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
     if scope == .weak && !isObjectType(Value.self) {
       throw DeferredError(
@@ -330,9 +332,10 @@ extension Container {
   /// Refuses a critical registration once the launch has begun.
   @inline(__always)
   func checkPhase(_ node: AnyNode) throws(DeferredError) {
-    let phase =
-      LaunchSchedule.Phase(rawValue: launchPhase.load(ordering: .acquiring)) ?? .notLaunched
-    if phase != .notLaunched && node.priority.isCritical {
+    // The raw phase, compared as it is (not made a `Phase`); the priority only once launched.
+    if launchPhase.load(ordering: .acquiring) != LaunchSchedule.Phase.notLaunched.rawValue
+      && node.priority.isCritical
+    {
       // The first frame is gone: a critical service can no longer be built before it.
       throw DeferredError(
         .registrationTooLate, key: node.key, chain: [node.key],
@@ -359,11 +362,14 @@ extension Container {
     _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
   ) throws(DeferredError) {
     // The table holds this container's own registrations (a child's copies join it only
-    // once it has published, and it may register no more then).
-    let key = node.key
-    if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
-      .takeUnretainedValue()
-    {
+    // once it has published, and it may register no more then). One probe finds the key's
+    // node or the slot it goes in: the room made first, so that the slot stays the key's.
+    // The key read in place in the node, not copied (a retain and a release of its name).
+    registry.makeRoom(publishingTo: self)
+    let (slot, found) = registry.table.probe(
+      UInt(bitPattern: node.key.typeID), node.key.name, node.key.nameHash)
+    let existing = found?.takeUnretainedValue()
+    if let existing {
       // Refused while a live child has resolved through this container; otherwise retired
       // only if it was never built nor is being built. Work queued for it moves to the
       // replacement, and a resolve that found it builds the replacement.
@@ -389,16 +395,16 @@ extension Container {
     if let module = registry.installingModule {
       var note = note ?? RegistrationNote()
       note.module = module
-      registry.notes[key] = note
+      registry.notes[node.key] = note
     } else if let note {
-      registry.notes[key] = note
+      registry.notes[node.key] = note
     } else if !registry.notes.isEmpty {
-      registry.notes[key] = nil
+      registry.notes[node.key] = nil
     }
     // Before the node is in the table: a child that finds it through this container then
     // sees that something changed.
     generation.add(1, ordering: .releasing)
-    registry.insert(node, publishingTo: self)
+    registry.table.store(node, at: slot)
   }
 }
 

@@ -78,6 +78,30 @@ import Testing
     #expect(try container.resolve(Storage.self).label == "first")
   }
 
+  /// A duplicate, or a replacement, that comes when the lookup table is full makes room first:
+  /// it is refused, or takes its key's place, and every key is still found, through the table
+  /// published before the growth too.
+  @Test func duplicateAndReplacementWhenTheTableGrows() throws {
+    let container = Container()
+    // The table starts with 8 slots, at most half full: the fifth key grows it.
+    let keys = (0..<4).map { ServiceKey<Storage>(name: "s\($0)") }
+    for (index, key) in keys.enumerated() {
+      try container.register(key) { Storage(label: "\(index)") }
+    }
+    #expect(try container.resolve(keys[0]).label == "0")
+    let error = #expect(throws: DeferredError.self) {
+      try container.register(keys[1]) { Storage(label: "again") }
+    }
+    #expect(error?.code == .duplicateRegistration)
+    #expect(error?.service.contains("s1") == true)
+    try container.register(keys[2], replacing: true) { Storage(label: "replaced") }
+    try container.register(ServiceKey<Storage>(name: "s4")) { Storage(label: "4") }
+    #expect(try container.resolve(keys[1]).label == "1")
+    #expect(try container.resolve(keys[2]).label == "replaced")
+    #expect(try container.resolve(keys[3]).label == "3")
+    #expect(try container.resolve(Storage.self, name: "s4").label == "4")
+  }
+
   @Test func replacingOnPurpose() throws {
     let container = Container()
     try container.register(Storage.self) { Storage(label: "first") }

@@ -57,29 +57,47 @@ final class LookupTable: @unchecked Sendable {
     }
   }
 
-  /// Sets the node of `node.key`, in place: readers see the key with its old node or its new
-  /// one, never without one. Call it under the container's lock, with ``hasRoom`` true if the
-  /// key may be new.
+  /// The slot of the key of type `type` (its metadata's address) and `name`: the one that
+  /// holds its node, with the node, or the empty slot where it would go. Call it under the
+  /// container's lock, with ``hasRoom`` true if the key may be new.
+  @inline(__always)
+  func probe(_ type: UInt, _ name: String?, _ nameHash: UInt) -> (
+    index: Int, node: Unmanaged<AnyNode>?
+  ) {
+    var index = multiplyShift(type ^ nameHash, shift: shift)
+    while let raw = slots[index].load(ordering: .relaxed) {
+      let node = Unmanaged<AnyNode>.fromOpaque(raw)
+      if node._withUnsafeGuaranteedRef({ $0.has(type, name) }) { return (index, node) }
+      index = (index &+ 1) & mask
+    }
+    return (index, nil)
+  }
+
+  /// Stores `node` in the slot `index` that ``probe(_:_:_:)`` gave for its key: readers see
+  /// the key with its old node or its new one, never without one. Call it under the
+  /// container's lock.
+  ///
+  /// - Returns: The node the slot had, if it had one.
+  @inline(__always) @discardableResult
+  func store(_ node: AnyNode, at index: Int) -> AnyNode? {
+    let old = slots[index].load(ordering: .relaxed)
+    if old == nil {
+      precondition(hasRoom, "the lookup table is full")
+      count += 1
+    }
+    slots[index].store(
+      UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque()), ordering: .releasing)
+    return old.map { Unmanaged<AnyNode>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  /// Sets the node of `node.key`, in place (``probe(_:_:_:)`` then ``store(_:at:)``). Call it
+  /// under the container's lock, with ``hasRoom`` true if the key may be new.
   ///
   /// - Returns: The node the key had, if it had one.
   @discardableResult
   func set(_ node: AnyNode) -> AnyNode? {
-    let type = UInt(bitPattern: node.key.typeID)
-    let name = node.key.name
-    let pointer = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
-    var index = multiplyShift(type ^ node.key.nameHash, shift: shift)
-    while let raw = slots[index].load(ordering: .relaxed) {
-      let existing = Unmanaged<AnyNode>.fromOpaque(raw)
-      if existing._withUnsafeGuaranteedRef({ $0.has(type, name) }) {
-        slots[index].store(pointer, ordering: .releasing)
-        return existing.takeUnretainedValue()
-      }
-      index = (index &+ 1) & mask
-    }
-    precondition(hasRoom, "the lookup table is full")
-    slots[index].store(pointer, ordering: .releasing)
-    count += 1
-    return nil
+    let key = node.key
+    return store(node, at: probe(UInt(bitPattern: key.typeID), key.name, key.nameHash).index)
   }
 
   /// A table twice this one's size with the same nodes. Call it under the container's lock.

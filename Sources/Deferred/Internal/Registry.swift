@@ -33,21 +33,26 @@ struct Registry {
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
 
-  /// Puts `node` in the live table, replacing the table by one twice its size first if it is
-  /// full; a published table is replaced by the new one at once.
+  /// Puts `node` in the live table (``makeRoom(publishingTo:)`` first).
   ///
   /// - Returns: The node the key had in the table, if it had one.
   @discardableResult
   mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
-    if !table.hasRoom {
-      let grown = table.grown()
-      retired.append(table)
-      table = grown
-      if hasPublished && !isShutDown {
-        container.published.store(.passUnretained(grown), ordering: .releasing)
-      }
-    }
+    makeRoom(publishingTo: container)
     return table.set(node)
+  }
+
+  /// Replaces the live table by one twice its size if one more key would make it more than
+  /// half full; a published table is replaced by the new one at once.
+  @inline(__always)
+  mutating func makeRoom(publishingTo container: Container) {
+    guard !table.hasRoom else { return }
+    let grown = table.grown()
+    retired.append(table)
+    table = grown
+    if hasPublished && !isShutDown {
+      container.published.store(.passUnretained(grown), ordering: .releasing)
+    }
   }
 
   /// Lists `child` as one that has published its table.
