@@ -22,6 +22,8 @@ import Synchronization
 /// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
+  /// `thread`'s index in ``ThreadNames``, which its build records keep.
+  let threadIndex: UInt32
   /// Whether it is the main thread's (read on every look-up of the current context: no copy
   /// of `thread` for it).
   let isMainThread: Bool
@@ -54,6 +56,7 @@ final class BuildContext: @unchecked Sendable {
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
+    threadIndex = ThreadNames.index(of: thread)
     self.isMainThread = thread.isMain
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
   }
