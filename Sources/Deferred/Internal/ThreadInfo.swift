@@ -17,7 +17,7 @@ struct ThreadInfo: Sendable, Hashable {
   /// An async build, which may hop threads.
   static let task = ThreadInfo(isMain: false, name: "task")
   /// No thread: a build that never started (cancelled by a shutdown).
-  static let none = ThreadInfo(isMain: false, name: "none")
+  static let noThread = ThreadInfo(isMain: false, name: "none")
 
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
@@ -58,10 +58,10 @@ struct ThreadInfo: Sendable, Hashable {
 /// thread's index once, when it is made; an entry is kept for the life of the process, one per
 /// thread that ever built something (a few, in an app).
 enum ThreadNames {
-  private static let table = InternTable([ThreadInfo.task, ThreadInfo.none])
+  private static let table = InternTable([ThreadInfo.task, ThreadInfo.noThread])
   /// The index of ``ThreadInfo/task`` (an async build's).
   static let taskIndex: UInt32 = 0
-  /// The index of ``ThreadInfo/none`` (a build that never started).
+  /// The index of ``ThreadInfo/noThread`` (a build that never started).
   static let noneIndex: UInt32 = 1
 
   /// The index of `thread`, taken once per distinct thread (an async build's without a lock:
