@@ -51,7 +51,10 @@ public struct MonotonicClock: LaunchClock {
   private static func read(_ clock: clockid_t) -> UInt64 {
     var spec = timespec()
     clock_gettime(clock, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    // Wrapping arithmetic: neither field is negative, and a monotonic clock does not reach
+    // 584 years (no overflow checks on every reading).
+    return UInt64(truncatingIfNeeded: spec.tv_sec) &* 1_000_000_000
+      &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
   }
 }
 

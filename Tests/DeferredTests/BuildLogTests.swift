@@ -23,6 +23,30 @@ import Testing
       attempt: number, generation: writer)
   }
 
+  /// A record keeps its thread as an index into the interned threads: read back, it is the
+  /// thread recorded, name and main flag, and one thread has one index.
+  @Test func recordsReadTheirThreadBack() throws {
+    let container = Container()
+    let node = try Self.node(in: container)
+    let log = BuildLog()
+    let worker = ThreadInfo(isMain: false, name: "interned worker")
+    let main = ThreadInfo(isMain: true, name: "interned worker")
+    for thread in [worker, main, worker] {
+      log.append(
+        RawBuild(
+          node: node, priority: node.priority, trigger: .onDemand, requestedBy: nil,
+          thread: thread, qos: nil, queued: nil, start: 0, end: 1, nested: 0, cpu: nil,
+          outcome: .built, attempt: 1),
+        lane: 0)
+    }
+    #expect(log.all.map(\.thread) == [worker, main, worker])
+    #expect(ThreadNames.index(of: worker) == BuildContext(thread: worker).threadIndex)
+    #expect(ThreadNames.index(of: worker) != ThreadNames.index(of: main))
+    #expect(BuildContext(thread: .task).threadIndex == ThreadNames.taskIndex)
+    #expect(ThreadNames.thread(at: ThreadNames.taskIndex) == ThreadInfo.task)
+    #expect(ThreadNames.thread(at: ThreadNames.noneIndex) == ThreadInfo.noThread)
+  }
+
   @Test func recordsAcrossChunksAreReadInOrder() throws {
     let container = Container()
     let node = try Self.node(in: container)

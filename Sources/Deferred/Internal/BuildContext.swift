@@ -22,6 +22,8 @@ import Synchronization
 /// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
+  /// `thread`'s index in ``ThreadNames``, which its build records keep.
+  let threadIndex: UInt32
   /// The thread, for waiters to lend their priority to (Apple platforms only).
   let recipient: PriorityDonation.Recipient
   /// The services being built or made on this context, outermost first: what errors name, and
@@ -101,6 +103,7 @@ final class BuildContext: @unchecked Sendable {
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
+    threadIndex = ThreadNames.index(of: thread)
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
   }
 

@@ -278,7 +278,10 @@ final class AnyNode: @unchecked Sendable {
       let box = ValueBox(onHeap(destination))
       ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
     case .singleton, .transient:
-      if holdsValue.load(ordering: .relaxed) || dependsOnNamedScope() {
+      // The named scopes' flag read here: no call while none is registered.
+      if holdsValue.load(ordering: .relaxed)
+        || (Container.namedScopesRegistered.load(ordering: .acquiring) && dependsOnNamedScope())
+      {
         holdsValue.store(true, ordering: .relaxed)
         let box = ValueBox(onHeap(destination))
         ending = withState { $0.built(attempt: attempt, storing: .box(box), value: .box(box)) }
@@ -471,14 +474,36 @@ enum NodeLocks {
   /// Each mutex on a cache line of its own, so that threads taking different locks do not
   /// slow each other down.
   private static let stride = max(64, MemoryLayout<pthread_mutex_t>.stride)
-  nonisolated(unsafe) private static let mutexes: UnsafeMutableRawPointer = {
+  /// The mutexes' address, 0 until the first lock is asked for. An atomic initialised
+  /// statically, not a lazy global: reading a lazy global is a `swift_once` call, twice a
+  /// build. Made by the first thread that needs it (two that race each make a set, and the one
+  /// that loses the exchange destroys its own); published with release ordering, read with
+  /// acquire ordering, so a reader sees the mutexes initialised.
+  private static let base = Atomic<Int>(0)
+
+  @inline(__always)
+  private static var mutexes: UnsafeMutableRawPointer {
+    let address = base.load(ordering: .acquiring)
+    if let mutexes = UnsafeMutableRawPointer(bitPattern: address) { return mutexes }
+    return makeMutexes()
+  }
+
+  @inline(never)
+  private static func makeMutexes() -> UnsafeMutableRawPointer {
     let mutexes = UnsafeMutableRawPointer.allocate(byteCount: count * stride, alignment: 64)
     for index in 0..<count {
       RawMutex.initialize(
         (mutexes + index * stride).bindMemory(to: pthread_mutex_t.self, capacity: 1))
     }
-    return mutexes
-  }()
+    let (exchanged, found) = base.compareExchange(
+      expected: 0, desired: Int(bitPattern: mutexes), ordering: .acquiringAndReleasing)
+    if exchanged { return mutexes }
+    for index in 0..<count {
+      RawMutex.destroy((mutexes + index * stride).assumingMemoryBound(to: pthread_mutex_t.self))
+    }
+    mutexes.deallocate()
+    return UnsafeMutableRawPointer(bitPattern: found).unsafelyUnwrapped
+  }
 
   @inline(__always)
   static func mutex(for node: AnyNode) -> RawMutex {

@@ -14,10 +14,11 @@ typealias Trigger = BuildTrigger
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.
 ///
-/// Kept in its smallest form, 112 bytes (it was 176): every build of a launch keeps one until
-/// the container goes. The requesting service is its type and name (its key's hash is made
-/// again for a report), the thread its name and a flag, absent times a sentinel, and attempt
-/// and generation 32 bits each; the one-byte fields pack after the five-byte priority.
+/// Kept in its smallest form, 104 bytes (it was 176, then 112): every build of a launch keeps
+/// one until the container goes. The requesting service is its type and name (its key's hash
+/// is made again for a report), the thread its index in ``ThreadNames`` (four bytes, nothing
+/// retained), absent times a sentinel, and attempt and generation 32 bits each; the one-byte
+/// fields pack after the five-byte priority.
 struct RawBuild {
   indirect enum Outcome {
     case built
@@ -32,7 +33,6 @@ struct RawBuild {
   let node: AnyNode
   private let requesterType: Any.Type?
   private let requesterName: String?
-  private let threadName: String
   let start: UInt64
   let end: UInt64
   let nested: UInt64
@@ -41,20 +41,36 @@ struct RawBuild {
   let outcome: Outcome
   private let attempt32: Int32
   private let generation32: Int32
+  /// The thread that ran the factory, as its index in ``ThreadNames``.
+  private let threadIndex: UInt32
   let priority: Priority
   let trigger: Trigger
   let qos: BuildQoS?
-  private let isMainThread: Bool
 
+  /// A record of a build on the thread `thread` (interned here: the build paths pass their
+  /// context's index instead).
   init(
     node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
     thread: ThreadInfo, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
     nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
   ) {
+    self.init(
+      node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
+      threadIndex: ThreadNames.index(of: thread), qos: qos, queued: queued, start: start,
+      end: end, nested: nested, cpu: cpu, outcome: outcome, attempt: attempt,
+      generation: generation)
+  }
+
+  /// A record of a build on the thread of index `threadIndex` in ``ThreadNames``.
+  init(
+    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    threadIndex: UInt32, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
+    nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
+  ) {
     self.node = node
     requesterType = requestedBy?.type
     requesterName = requestedBy?.name
-    threadName = thread.name
+    self.threadIndex = threadIndex
     self.start = start
     self.end = end
     self.nested = nested
@@ -66,7 +82,6 @@ struct RawBuild {
     self.priority = priority
     self.trigger = trigger
     self.qos = qos
-    isMainThread = thread.isMain
   }
 
   /// The service whose build needed this one, if any.
@@ -74,7 +89,7 @@ struct RawBuild {
     requesterType.map { AnyServiceKey($0, name: requesterName) }
   }
   /// The thread that ran the factory.
-  var thread: ThreadInfo { ThreadInfo(isMain: isMainThread, name: threadName) }
+  var thread: ThreadInfo { ThreadNames.thread(at: threadIndex) }
   /// For a scheduled build: how long it waited in its queue.
   var queued: UInt64? { queuedOrNone == Self.none ? nil : queuedOrNone }
   /// The thread CPU time the build took, where the clock measures it.
@@ -263,7 +278,7 @@ final class Recorder: Sendable {
     context.nested.append(0)
     // An async build may end on another thread than it began on: no thread's CPU time counts it.
     let cpu =
-      recording == .timingsAndCPU && key != nil && context.thread != .task
+      recording == .timingsAndCPU && key != nil && context.threadIndex != ThreadNames.taskIndex
       ? clock.threadCPUTime() : nil
     let signpost = key.map(Signposts.beginBuild) ?? nil
     return Span(start: now(), cpu: cpu, signpost: signpost, generation: generation)
@@ -312,7 +327,7 @@ final class Recorder: Sendable {
   /// Records the end of the build begun with `span`.
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    outcome: RawBuild.Outcome
+    outcome: consuming RawBuild.Outcome
   ) {
     guard let span else { return }
     let end = now()
@@ -327,14 +342,15 @@ final class Recorder: Sendable {
     // Recorded: the scheduled job has nothing left to record for its root if it fails.
     if isScheduledRoot { context.scheduled = nil }
     let priority = Self.priority(of: node, in: context)
-    let (trigger, thread) = (context.trigger, context.thread)
+    let (trigger, thread) = (context.trigger, context.threadIndex)
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
     // Moved into the log, not copied: a copy would retain and release its references.
     builds.append(
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
-        thread: thread, qos: qos, queued: queued, start: span.start, end: end, nested: nested,
+        threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
+        nested: nested,
         cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation),
       lane: lane(for: context))
   }
@@ -354,7 +370,7 @@ final class Recorder: Sendable {
     builds.append(
       RawBuild(
         node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
-        requestedBy: nil, thread: context.thread, qos: context.qos,
+        requestedBy: nil, threadIndex: context.threadIndex, qos: context.qos,
         queued: context.readyAt.map { start &- $0 }, start: start, end: end, nested: duration,
         cpu: nil, outcome: .failed(error), attempt: 0),
       lane: lane(for: context))
@@ -374,7 +390,7 @@ final class Recorder: Sendable {
     let now = now()
     let record = RawBuild(
       node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
-      thread: ThreadInfo(isMain: false, name: "none"), qos: priority.qos, queued: nil,
+      threadIndex: ThreadNames.noneIndex, qos: priority.qos, queued: nil,
       start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
     builds.append(record, lane: 0)
   }
@@ -493,11 +509,20 @@ final class BuildLog: @unchecked Sendable {
   }
 
   /// The chunk of `slot` of the lane at `base`, made if no append made it yet.
+  @inline(__always)
   private static func chunk(_ slot: Int, of base: UnsafeMutablePointer<Atomic<Int>>)
     -> UnsafeMutableRawPointer
   {
     let address = base[1 + slot].load(ordering: .acquiring)
     if let chunk = UnsafeMutableRawPointer(bitPattern: address) { return chunk }
+    return makeChunk(slot, of: base)
+  }
+
+  /// ``chunk(_:of:)`` when the chunk is not made yet: makes it (once a chunk's records).
+  @inline(never)
+  private static func makeChunk(_ slot: Int, of base: UnsafeMutablePointer<Atomic<Int>>)
+    -> UnsafeMutableRawPointer
+  {
     let capacity = capacity(of: slot)
     let made = UnsafeMutableRawPointer.allocate(
       byteCount: capacity * (MemoryLayout<RawBuild>.stride + 1),

@@ -16,6 +16,8 @@ struct ThreadInfo: Sendable, Hashable {
 
   /// An async build, which may hop threads.
   static let task = ThreadInfo(isMain: false, name: "task")
+  /// No thread: a build that never started (cancelled by a shutdown).
+  static let noThread = ThreadInfo(isMain: false, name: "none")
 
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
@@ -49,6 +51,28 @@ struct ThreadInfo: Sendable, Hashable {
     guard let trimmed, !trimmed.isEmpty else { return "thread \(tid)" }
     return "\(trimmed) (\(tid))"
   }
+}
+
+/// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
+/// (nothing retained per build), and a report reads it back. A build context takes its
+/// thread's index once, when it is made; an entry is kept for the life of the process, one per
+/// thread that ever built something (a few, in an app).
+enum ThreadNames {
+  private static let table = InternTable([ThreadInfo.task, ThreadInfo.noThread])
+  /// The index of ``ThreadInfo/task`` (an async build's).
+  static let taskIndex: UInt32 = 0
+  /// The index of ``ThreadInfo/noThread`` (a build that never started).
+  static let noneIndex: UInt32 = 1
+
+  /// The index of `thread`, taken once per distinct thread (an async build's without a lock:
+  /// one is made for each async resolve).
+  static func index(of thread: ThreadInfo) -> UInt32 {
+    if !thread.isMain && thread.name == "task" { return taskIndex }
+    return table.index(of: thread)
+  }
+
+  /// The thread of `index`.
+  static func thread(at index: UInt32) -> ThreadInfo { table.value(at: index) }
 }
 
 #if !canImport(Darwin)
