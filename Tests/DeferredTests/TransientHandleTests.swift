@@ -164,6 +164,8 @@ private final class HandleHolder: Sendable {
     // factory resolves itself, which fails, and whose error names the transient first.
     let container = Container()
     let network = Locked<ServiceHandle<Network>?>(nil)
+    // The handle holds the container, whose factory holds the handle: let go at the end.
+    defer { network.withLock { $0 = nil } }
     let resolves = Atomic<Bool>(false)
     try container.register(Storage.self) { Storage() }
     try container.register(Network.self) { () throws -> Network in
