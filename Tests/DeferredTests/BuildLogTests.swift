@@ -52,7 +52,7 @@ import Testing
     let node = try Self.node(in: container)
     let log = BuildLog()
     #expect(log.all.isEmpty)
-    // 256, then 512, then 1,024 records a chunk: 1,000 records fill two and start a third.
+    // 256 records a chunk: 1,000 records fill three and start a fourth.
     for number in 0..<1_000 { log.append(Self.record(node, number: number), lane: 11) }
     log.append(Self.record(node, number: 7, writer: 1), lane: 2)
     let all = log.all
@@ -61,6 +61,18 @@ import Testing
     #expect(all.first?.generation == 1)
     #expect(all.dropFirst().map(\.attempt) == Array(0..<1_000))
     #expect(all.allSatisfy { $0.node === node && $0.end == $0.start + 1 })
+  }
+
+  /// Past a block of chunks (65,536 records in a lane), the next block is made and read.
+  @Test func recordsPastABlockOfChunksAreRead() throws {
+    let container = Container()
+    let node = try Self.node(in: container)
+    let log = BuildLog()
+    let count = 65_536 + 300
+    for number in 0..<count { log.append(Self.record(node, number: number), lane: 5) }
+    let all = log.all
+    #expect(all.count == count)
+    #expect(all.map(\.attempt) == Array(0..<count))
   }
 
   @Test func appendsFromManyThreadsAreAllRead() throws {
