@@ -125,7 +125,12 @@ func handWrittenRegistrations() -> String {
   }
   out += "\nlet handWrittenChainChunks: [@Sendable (HandWrittenContainer) -> Void] = [\n"
   for n in 0..<(coldLength / chunk) { out += "  registerHandWrittenChain\(n),\n" }
-  out += "]\n"
+  out += "]\n\nfunc resolveHandWrittenChainLast(_ c: HandWrittenContainer, length: Int)"
+  out += " -> AnyObject {\n  switch length {\n"
+  for end in stride(from: chunk, through: coldLength, by: chunk) {
+    out += "  case \(end): return c.resolve(Chain\(end - 1).self)\n"
+  }
+  out += "  default: preconditionFailure(\"no chain of length \\(length)\")\n  }\n}\n"
   return out
 }
 

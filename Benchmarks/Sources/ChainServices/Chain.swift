@@ -46,6 +46,15 @@ public enum Chain {
     for register in handWrittenChainChunks.prefix(chunks(length)) { register(container) }
   }
 
+  /// Resolves link `length - 1` (up to ``coldLength``) from a ``HandWrittenContainer``,
+  /// building the chain below it if need be.
+  public static func resolveLastHandWritten(
+    length: Int, from container: HandWrittenContainer
+  ) -> AnyObject {
+    precondition(length <= coldLength, "no hand-written chain of \(length)")
+    return resolveHandWrittenChainLast(container, length: length)
+  }
+
   /// Registers links `0..<length` as Swinject `.container` services, each resolving the
   /// previous one in its factory.
   public static func registerSwinject(length: Int, into container: Swinject.Container) {

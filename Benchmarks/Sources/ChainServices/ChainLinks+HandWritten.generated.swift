@@ -210,3 +210,11 @@ let handWrittenChainChunks: [@Sendable (HandWrittenContainer) -> Void] = [
   registerHandWrittenChain0,
   registerHandWrittenChain1,
 ]
+
+func resolveHandWrittenChainLast(_ c: HandWrittenContainer, length: Int) -> AnyObject {
+  switch length {
+  case 100: return c.resolve(Chain99.self)
+  case 200: return c.resolve(Chain199.self)
+  default: preconditionFailure("no chain of length \(length)")
+  }
+}

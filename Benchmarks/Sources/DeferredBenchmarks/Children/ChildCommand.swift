@@ -7,8 +7,9 @@ enum ChildCommand {
   /// `_profile WORKLOAD COUNT`: runs one Deferred operation COUNT times, for a profiler such as
   /// callgrind (see ``ProfileChild``).
   static let profile = "_profile"
-  /// `_gate WORKLOAD COUNT`: runs one workload of the performance gate and prints its
-  /// allocations, for callgrind to count its instructions (see ``GateChild``).
+  /// `_gate WORKLOAD COUNT [uncounted]`: runs one workload of the performance gate and prints
+  /// its allocations, or with `uncounted` counts none, for callgrind to count its instructions
+  /// (see ``GateChild``).
   static let gate = "_gate"
   /// `_register-cold FORM LENGTH`: prints nanoseconds per registration (see
   /// ``RegisterColdChild``).
@@ -27,6 +28,10 @@ enum ChildCommand {
     case (surviveDeepChain, 1): DeepChainChild.run(arguments[0])
     case (profile, 2): Int(arguments[1]).map { ProfileChild.run(arguments[0], count: $0) }
     case (gate, 2): Int(arguments[1]).map { GateChild.run(arguments[0], count: $0) }
+    case (gate, 3) where arguments[2] == "uncounted":
+      Int(arguments[1]).map {
+        GateChild.run(arguments[0], count: $0, countingAllocations: false)
+      }
     case (registerCold, 2):
       Int(arguments[1]).map { RegisterColdChild.run(arguments[0], length: $0) }
     case (memory, 2): Int(arguments[1]).map { MemoryChild.run(arguments[0], count: $0) }
