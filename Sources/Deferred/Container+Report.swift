@@ -82,10 +82,10 @@ extension Container {
           generation: build.generation))
     }
 
-    let transients = transientStats.map { node, stats in
+    let transients = transientStats.map { service, stats in
       let samples = stats.samples.sorted()
       return TransientRecord(
-        service: node.key.description, count: stats.count, timed: stats.timed,
+        service: service.description, count: stats.count, timed: stats.timed,
         total: Duration(nanoseconds: stats.total),
         median: Duration(nanoseconds: samples.isEmpty ? 0 : samples[samples.count / 2]),
         max: Duration(nanoseconds: stats.max))

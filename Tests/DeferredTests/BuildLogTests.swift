@@ -1,11 +1,10 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Deferred
 
-/// The build log that takes no lock: every append that ended is read, in its lane's order,
-/// across its chunks, from any thread.
+/// The build log: every append that ended is read, in the order of the appends, from any
+/// thread.
 @Suite struct BuildLogTests {
   /// A node to name in records: the registration of `Storage` in `container`.
   static func node(in container: Container) throws -> AnyNode {
@@ -36,8 +35,7 @@ import Testing
         RawBuild(
           node: node, priority: node.priority, trigger: .onDemand, requestedBy: nil,
           thread: thread, qos: nil, queued: nil, start: 0, end: 1, nested: 0, cpu: nil,
-          outcome: .built, attempt: 1),
-        lane: 0)
+          outcome: .built, attempt: 1))
     }
     #expect(log.all.map(\.thread) == [worker, main, worker])
     #expect(ThreadNames.index(of: worker) == BuildContext(thread: worker).threadIndex)
@@ -47,63 +45,61 @@ import Testing
     #expect(ThreadNames.thread(at: ThreadNames.noneIndex) == ThreadInfo.noThread)
   }
 
-  @Test func recordsAcrossChunksAreReadInOrder() throws {
+  /// Many appends, past the room the first one makes and many times over: every record is
+  /// read, whole, in the order it was appended, and a report taken between appends does not
+  /// change what the next one sees.
+  @Test func recordsOfManyAppendsAreReadInOrder() throws {
     let container = Container()
     let node = try Self.node(in: container)
     let log = BuildLog()
     #expect(log.all.isEmpty)
-    // 256 records a chunk: 1,000 records fill three and start a fourth.
-    for number in 0..<1_000 { log.append(Self.record(node, number: number), lane: 11) }
-    log.append(Self.record(node, number: 7, writer: 1), lane: 2)
-    let all = log.all
-    #expect(all.count == 1_001)
-    // Lane 2 first, then lane 11 (= 3), oldest first.
-    #expect(all.first?.generation == 1)
-    #expect(all.dropFirst().map(\.attempt) == Array(0..<1_000))
-    #expect(all.allSatisfy { $0.node === node && $0.end == $0.start + 1 })
-  }
-
-  /// Past a block of chunks (65,536 records in a lane), the next block is made and read.
-  @Test func recordsPastABlockOfChunksAreRead() throws {
-    let container = Container()
-    let node = try Self.node(in: container)
-    let log = BuildLog()
-    let count = 65_536 + 300
-    for number in 0..<count { log.append(Self.record(node, number: number), lane: 5) }
+    let count = 10 * BuildLog.initialCapacity + 7
+    var earlier: [RawBuild] = []
+    for number in 0..<count {
+      log.append(Self.record(node, number: number))
+      if number == BuildLog.initialCapacity { earlier = log.all }
+    }
     let all = log.all
     #expect(all.count == count)
     #expect(all.map(\.attempt) == Array(0..<count))
+    #expect(all.allSatisfy { $0.node === node && $0.end == $0.start + 1 })
+    #expect(earlier.map(\.attempt) == Array(0...BuildLog.initialCapacity))
   }
 
+  /// Writers on several threads and a reader beside them: whatever the reader reads is whole,
+  /// each writer's records in its order, and once the writers are done every record is read.
   @Test func appendsFromManyThreadsAreAllRead() throws {
     let container = Container()
     let node = try Self.node(in: container)
     let log = BuildLog()
-    let (writers, each) = (6, 600)
+    let (writers, each, reads) = (6, 600, 20)
     let group = DispatchGroup()
-    let readsDone = Atomic<Int>(0)
+    let readCounts = Locked<[Int]>([])
     for writer in 0..<writers {
       startThread(in: group) {
-        // Two writers to a lane: appends race for indices and chunks.
         for number in 0..<each {
-          log.append(Self.record(node, number: number, writer: writer), lane: writer / 2)
+          log.append(Self.record(node, number: number, writer: writer))
         }
       }
     }
-    // A reader meanwhile: whatever it reads is whole, each writer's records in its order.
     startThread(in: group) {
-      for _ in 0..<20 {
+      var previous = 0
+      for _ in 0..<reads {
+        let all = log.all
         var last = [Int](repeating: -1, count: writers)
-        for record in log.all {
+        for record in all {
           #expect(record.node === node && record.end == record.start + 1)
-          #expect(record.attempt > last[record.generation])
+          #expect(record.attempt == last[record.generation] + 1)
           last[record.generation] = record.attempt
         }
-        _ = readsDone.wrappingAdd(1, ordering: .relaxed)
+        // A later read sees at least what an earlier one saw.
+        #expect(all.count >= previous)
+        previous = all.count
+        readCounts.withLock { $0.append(all.count) }
       }
     }
     group.wait()
-    #expect(readsDone.load(ordering: .relaxed) == 20)
+    #expect(readCounts.withLock { $0.count } == reads)
     let all = log.all
     #expect(all.count == writers * each)
     for writer in 0..<writers {

@@ -290,6 +290,48 @@ enum Thread {
     #expect(tid > 0 && tid != Int64(getpid()))
     #expect(info.name.hasSuffix("(\(tid))"))
   }
+
+  /// A worker thread's own name is read, beside the id the kernel knows it by.
+  @Test func aWorkerThreadsOwnNameIsRead() throws {
+    let seen = Locked<(info: ThreadInfo, tid: Int)?>(nil)
+    onThread(stackSize: 512 * 1024) {
+      nameCurrentThread("deferred-probe")
+      seen.withLock { $0 = (ThreadInfo.current(), currentThreadID()) }
+    }
+    let (info, tid) = try #require(seen.withLock { $0 })
+    #expect(tid > 0)
+    #expect(info == ThreadInfo(isMain: false, name: "deferred-probe (\(tid))"))
+  }
+}
+
+/// Names the calling thread `name`.
+private func nameCurrentThread(_ name: String) {
+  #if canImport(Darwin)
+    pthread_setname_np(name)
+  #else
+    // The thread's name, as the kernel keeps it (`pthread_setname_np` is not in the Glibc module).
+    let file = open("/proc/thread-self/comm", O_WRONLY)
+    guard file >= 0 else { return }
+    defer { close(file) }
+    var bytes = Array(name.utf8)
+    _ = write(file, &bytes, bytes.count)
+  #endif
+}
+
+/// The kernel's id of the calling thread, read as the test's own check of the library's.
+private func currentThreadID() -> Int {
+  #if canImport(Darwin)
+    var tid: UInt64 = 0
+    pthread_threadid_np(nil, &tid)
+    return Int(tid)
+  #else
+    // "/proc/thread-self" links to "<pid>/task/<tid>".
+    var link = [CChar](repeating: 0, count: 64)
+    let count = readlink("/proc/thread-self", &link, link.count)
+    let text = String(
+      decoding: link.prefix(max(count, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text.split(separator: "/").last.flatMap { Int($0) } ?? 0
+  #endif
 }
 
 @Suite struct ProcessStartTests {

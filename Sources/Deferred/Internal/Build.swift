@@ -361,9 +361,7 @@ extension AnyNode {
     let failure = withRecorder { recorder -> DeferredError? in
       guard recorder.isEnabled else { return run(context, into: destination) }
       // Counted, and past the first makings timed one in `TransientStats.timingStride`.
-      if let tally = transientTally.load(ordering: .acquiring),
-        tally._withUnsafeGuaranteedRef({ $0.countUntimed() })
-      {
+      if let tally = transientTally, tally.countUntimed() {
         return run(context, into: destination)
       }
       let start = recorder.now()

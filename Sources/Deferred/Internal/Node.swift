@@ -41,9 +41,8 @@ final class AnyNode: @unchecked Sendable {
   @usableFromInline unowned(unsafe) let owner: Container
   /// The built singleton.
   @usableFromInline let value: ValueCell
-  /// A transient service's recorded makings, from its first: unretained, kept by its owner's
-  /// recorder, which outlives every making (Docs/Design.md, "Memory safety").
-  let transientTally = Atomic<Unmanaged<TransientTally>?>(nil)
+  /// A transient service's recorded makings (`nil` for any other, or with recording off).
+  let transientTally: TransientTally?
   let factory: Factory
   /// A named scope's name, as its index in ``ScopeNames`` (0 for any other scope): four bytes
   /// where the scope was sixteen, beside its kind.
@@ -178,6 +177,7 @@ final class AnyNode: @unchecked Sendable {
       scopeName = 0
     }
     self.kind = scope.kind
+    transientTally = scope.kind == .transient ? owner.recorder.tally(for: key) : nil
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner

@@ -1,26 +1,15 @@
-import Synchronization
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// How a build came about: the public ``BuildTrigger``, which the reports show.
 typealias Trigger = BuildTrigger
 
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.
 ///
-/// Kept in its smallest form, 104 bytes (it was 176, then 112): every build of a launch keeps
-/// one until the container goes. The requesting service is its type and name (its key's hash
-/// is made again for a report), the thread its index in ``ThreadNames`` (four bytes, nothing
-/// retained), absent times a sentinel, and attempt and generation 32 bits each; the one-byte
-/// fields pack after the five-byte priority.
-struct RawBuild {
-  indirect enum Outcome {
+/// Every build of a launch keeps one until the container goes, so it stays small: the
+/// requesting service is its type and name (its key's hash is made again for a report), the
+/// thread its index in ``ThreadNames`` (nothing retained), an absent time a sentinel, and
+/// attempt and generation 32 bits each.
+struct RawBuild: Sendable {
+  indirect enum Outcome: Sendable {
     case built
     case failed(DeferredError)
     case cancelled
@@ -101,7 +90,7 @@ struct RawBuild {
 }
 
 /// One wait for another context's build.
-struct RawWait {
+struct RawWait: Sendable {
   let node: AnyNode
   let attempt: Int
   let waiter: ThreadInfo
@@ -121,13 +110,16 @@ struct Span {
   var generation = 0
 }
 
-/// A transient service's builds, together: counts and totals, and the first
+/// A transient service's makings: counts and totals, and the first
 /// ``TransientStats/sampleLimit`` durations for the median.
-struct TransientStats {
+///
+/// Every making is counted. The first ``sampleLimit`` are all timed; after them, one making at
+/// once in ``timingStride`` is (a making inside a build is timed always): two clock readings
+/// cost as much as the rest of a making's own work, and a transient made in a loop is made
+/// thousands of times.
+struct TransientStats: Sendable {
   static let sampleLimit = 1_024
-  /// Past the first ``sampleLimit`` timed makings, a making at once is timed one in this many
-  /// (the others are counted, not timed: two clock readings cost as much as the rest of the
-  /// making's own work).
+  /// Past the first ``sampleLimit`` timed makings, a making at once is timed one in this many.
   static let timingStride = 64
   /// Every making.
   var count = 0
@@ -136,7 +128,10 @@ struct TransientStats {
   var total: UInt64 = 0
   var max: UInt64 = 0
   var samples: [UInt64] = []
+  /// The makings at once asked about past the first ``sampleLimit``: which of them is timed.
+  private var ticket = 0
 
+  /// Adds one timed making that took `duration`.
   mutating func add(_ duration: UInt64) {
     count += 1
     timed += 1
@@ -144,95 +139,72 @@ struct TransientStats {
     max = Swift.max(max, duration)
     if samples.count < Self.sampleLimit { samples.append(duration) }
   }
-}
-
-/// A transient node's ``TransientStats``, reached from its node lock-free
-/// (``AnyNode/transientTally``): counts and totals are atomics, and only the first
-/// ``TransientStats/sampleLimit`` makings take the node's lock, to keep their durations.
-/// Recording a transient takes no lock of the recorder's and looks nothing up.
-///
-/// Safety: `@unchecked Sendable` because its samples are touched only under its node's lock,
-/// and everything else is atomic (Docs/Design.md, "Memory safety").
-final class TransientTally: @unchecked Sendable {
-  /// The makings timed.
-  private let count = Atomic<Int>(0)
-  /// The makings at once counted and not timed.
-  private let untimed = Atomic<Int>(0)
-  /// Which making at once is timed (one in ``TransientStats/timingStride``): a relaxed load and
-  /// store, not a read-modify-write; a lost update changes only which making is timed.
-  private let ticket = Atomic<Int>(0)
-  private let total = Atomic<UInt64>(0)
-  private let longest = Atomic<UInt64>(0)
-  /// Guarded by the node's lock: no exclusivity check (a runtime call on every access).
-  @exclusivity(unchecked) private var samples: [UInt64] = []
-
-  /// Adds one making of `node` that took `duration`.
-  ///
-  /// The first ``TransientStats/sampleLimit`` makings are counted under the node's lock with
-  /// their sample, so that a report, which reads under the same lock, sees their count, total,
-  /// longest and samples agree; later ones are counted without it.
-  func add(_ duration: UInt64, of node: AnyNode) {
-    if count.load(ordering: .relaxed) < TransientStats.sampleLimit {
-      let sampled = node.withState { _ -> Bool in
-        guard count.load(ordering: .relaxed) < TransientStats.sampleLimit else { return false }
-        tally(duration)
-        samples.append(duration)
-        return true
-      }
-      if sampled { return }
-    }
-    tally(duration)
-  }
 
   /// Counts a making at once that is not to be timed, and returns `true`; or returns `false`,
-  /// counting nothing, for one to be timed (then counted by ``add(_:of:)``): each of the first
-  /// ``TransientStats/sampleLimit``, then one in ``TransientStats/timingStride``.
-  @inline(__always)
-  func countUntimed() -> Bool {
-    guard count.load(ordering: .relaxed) >= TransientStats.sampleLimit else { return false }
-    let next = ticket.load(ordering: .relaxed) &+ 1
-    ticket.store(next, ordering: .relaxed)
-    if next % TransientStats.timingStride == 0 { return false }
-    untimed.wrappingAdd(1, ordering: .relaxed)
+  /// counting nothing, for one to be timed (then counted by ``add(_:)``): each of the first
+  /// ``sampleLimit``, then one in ``timingStride``.
+  mutating func countUntimed() -> Bool {
+    guard timed >= Self.sampleLimit else { return false }
+    ticket += 1
+    if ticket % Self.timingStride == 0 { return false }
+    count += 1
     return true
-  }
-
-  @inline(__always)
-  private func tally(_ duration: UInt64) {
-    count.wrappingAdd(1, ordering: .relaxed)
-    total.wrappingAdd(duration, ordering: .relaxed)
-    var seen = longest.load(ordering: .relaxed)
-    while duration > seen {
-      let (exchanged, original) = longest.compareExchange(
-        expected: seen, desired: duration, ordering: .relaxed)
-      if exchanged { break }
-      seen = original
-    }
-  }
-
-  /// The makings so far, of `node`.
-  func stats(of node: AnyNode) -> TransientStats {
-    node.withState { _ in
-      var stats = TransientStats()
-      stats.timed = count.load(ordering: .relaxed)
-      stats.count = stats.timed + untimed.load(ordering: .relaxed)
-      stats.total = total.load(ordering: .relaxed)
-      stats.max = longest.load(ordering: .relaxed)
-      stats.samples = samples
-      return stats
-    }
   }
 }
 
-/// A transient node that was made at least once, and its tally. (A struct, not a tuple: the
-/// runtime makes a tuple's metadata when it is first used, in every process.)
-struct TransientEntry {
-  let node: AnyNode
+/// A transient node's ``TransientStats``, behind a lock of their own: threads making
+/// different services do not wait for each other, and a report reads count, totals and
+/// samples that agree. Made with the node when recording is on (``Recorder/tally(for:)``),
+/// so that a making finds it without a look-up.
+struct TransientTally: Sendable {
+  private let stats = Locked(TransientStats())
+
+  /// Adds one timed making that took `duration`.
+  func add(_ duration: UInt64) {
+    stats.withLock { $0.add(duration) }
+  }
+
+  /// Counts a making at once that is not to be timed and returns `true`, or returns `false`
+  /// for one to be timed (``TransientStats/countUntimed()``).
+  func countUntimed() -> Bool {
+    stats.withLock { $0.countUntimed() }
+  }
+
+  /// The makings so far.
+  var current: TransientStats { stats.withLock { $0 } }
+}
+
+/// A transient service and its tally. (A struct, not a tuple: the runtime makes a tuple's
+/// metadata when it is first used, in every process.)
+struct TransientEntry: Sendable {
+  let service: AnyServiceKey
   let tally: TransientTally
 }
 
+/// Every build a container recorded, in the order their records were appended, under a lock:
+/// a report sees every record whose append ended before it was asked.
+struct BuildLog: Sendable {
+  /// Room the first append makes: a launch records hundreds of builds, which would otherwise
+  /// grow the array through a reallocation at every power of two.
+  static let initialCapacity = 256
+  private let records = Locked<[RawBuild]>([])
+
+  /// Appends `record`.
+  func append(_ record: consuming RawBuild) {
+    // Moved into the array, not copied: a copy would retain and release its references.
+    var pending = Optional(record)
+    records.withLock { records in
+      if records.capacity == 0 { records.reserveCapacity(Self.initialCapacity) }
+      records.append(pending.take()!)
+    }
+  }
+
+  /// Every record appended so far, oldest first.
+  var all: [RawBuild] { records.withLock { $0 } }
+}
+
 /// Captures every build and wait of a container, at the cost of two clock readings and one
-/// append that takes no lock per build (and two thread CPU time readings with
+/// append under a lock per build (and two thread CPU time readings with
 /// ``Recording/timingsAndCPU``).
 final class Recorder: Sendable {
   let recording: Recording
@@ -240,12 +212,9 @@ final class Recorder: Sendable {
   /// Whether `clock` is the system's monotonic clock, known at init: the build paths then read
   /// it directly, not through the existential's witness (two readings a build).
   private let isMonotonic: Bool
-  /// Builds, in lanes picked by the build context: threads building at once append to
-  /// different lanes.
   private let builds = BuildLog()
   private let waits = Locked<[RawWait]>([])
-  /// The transient nodes that were made at least once, each with its tally: appended to once
-  /// per node, on its first making.
+  /// The transient services registered while recording, each with its tally.
   private let transients = Locked<[TransientEntry]>([])
   /// The services handed out to the app before the first frame, noted once, when it is drawn.
   private let firstFrameUses = Locked<[AnyNode]>([])
@@ -264,9 +233,13 @@ final class Recorder: Sendable {
     isMonotonic ? MonotonicClock.monotonicNow() : clock.now()
   }
 
-  @inline(__always)
-  private func lane(for context: BuildContext) -> Int {
-    Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(context)) >> 4)
+  /// A tally for the makings of the transient `service`, listed for the reports; `nil` when
+  /// recording is off. Called once per transient registration, when its node is made.
+  func tally(for service: AnyServiceKey) -> TransientTally? {
+    guard isEnabled else { return nil }
+    let tally = TransientTally()
+    transients.withLock { $0.append(TransientEntry(service: service, tally: tally)) }
+    return tally
   }
 
   /// Marks the start of a build on `context`: of the singleton `key`, or of a transient.
@@ -296,24 +269,7 @@ final class Recorder: Sendable {
   /// Records one making of the transient `node` that took `duration`, into its service's
   /// totals.
   func madeTransient(_ node: AnyNode, taking duration: UInt64) {
-    if let tally = node.transientTally.load(ordering: .acquiring) {
-      tally._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
-      return
-    }
-    // The first making (or one of the first, racing): the recorder's list keeps the tally,
-    // and the node points to it unretained. Listed as it is published, under the list's lock:
-    // a making another thread counts in it as soon as it is published is in every report taken
-    // after that making (a report leaves out a tally that has counted nothing yet).
-    let made = TransientTally()
-    let found = transients.withLock { list -> Unmanaged<TransientTally>? in
-      let (exchanged, found) = node.transientTally.compareExchange(
-        expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
-      if exchanged { list.append(TransientEntry(node: node, tally: made)) }
-      return exchanged ? nil : found
-    }
-    (found ?? Unmanaged.passUnretained(made))._withUnsafeGuaranteedRef {
-      $0.add(duration, of: node)
-    }
+    node.transientTally?.add(duration)
   }
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
@@ -345,14 +301,12 @@ final class Recorder: Sendable {
     let (trigger, thread) = (context.trigger, context.threadIndex)
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
-    // Moved into the log, not copied: a copy would retain and release its references.
     builds.append(
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
         nested: nested,
-        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation),
-      lane: lane(for: context))
+        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation))
   }
 
   /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
@@ -372,8 +326,7 @@ final class Recorder: Sendable {
         node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
         requestedBy: nil, threadIndex: context.threadIndex, qos: context.qos,
         queued: context.readyAt.map { start &- $0 }, start: start, end: end, nested: duration,
-        cpu: nil, outcome: .failed(error), attempt: 0),
-      lane: lane(for: context))
+        cpu: nil, outcome: .failed(error), attempt: 0))
   }
 
   /// The priority a build of `node` on `context` records: the launch flags are read only for a
@@ -388,11 +341,11 @@ final class Recorder: Sendable {
   func cancelled(_ node: AnyNode, priority: Priority) {
     guard isEnabled else { return }
     let now = now()
-    let record = RawBuild(
-      node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
-      threadIndex: ThreadNames.noneIndex, qos: priority.qos, queued: nil,
-      start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
-    builds.append(record, lane: 0)
+    builds.append(
+      RawBuild(
+        node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
+        threadIndex: ThreadNames.noneIndex, qos: priority.qos, queued: nil,
+        start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0))
   }
 
   /// Records that `context` waited from `start` until now for a build of `node`. The wait
@@ -416,203 +369,22 @@ final class Recorder: Sendable {
     firstFrameUses.withLock { $0 = used }
   }
 
+  /// What was recorded so far: the builds in the order they were appended, the waits, each
+  /// transient service made at least once with its makings, and the services handed out by
+  /// the first frame.
   var snapshot:
     (
-      builds: [RawBuild], waits: [RawWait], transients: [(node: AnyNode, stats: TransientStats)],
-      firstFrameUses: [AnyNode]
+      builds: [RawBuild], waits: [RawWait],
+      transients: [(service: AnyServiceKey, stats: TransientStats)], firstFrameUses: [AnyNode]
     )
   {
     (
       builds.all, waits.withLock { $0 },
       transients.withLock { $0 }.compactMap { entry in
-        let stats = entry.tally.stats(of: entry.node)
-        return stats.count == 0 ? nil : (entry.node, stats)
+        let stats = entry.tally.current
+        return stats.count == 0 ? nil : (entry.service, stats)
       },
       firstFrameUses.withLock { $0 }
     )
-  }
-}
-
-/// An append-only log of builds that takes no lock: a few lanes, each appended to by any
-/// thread, read by a report from any thread.
-///
-/// An append reserves its record's index in its lane with one atomic add, writes the record
-/// (moved in, never copied: a copy would retain and release its references) into the lane's
-/// chunk for that index, and marks it published with a release store of its flag. A reader
-/// takes the lane's count with acquire ordering and copies every record whose flag it reads
-/// set (acquire): every append that ended before the report was asked, in its lane's order.
-/// A record still being written is left out, as one appended after the report would be.
-///
-/// Chunks hold 256 records each, so a log keeps at most one partly filled chunk a lane beyond
-/// its records (chunks that doubled in size kept up to as much again: 170 bytes a build at
-/// 10,000 builds instead of 108). A lane finds a chunk through a block of 256 chunk addresses,
-/// and its blocks through a directory of fixed size in the log, so that nothing an append reads
-/// ever moves: 64 blocks, 4,194,304 records a lane; appends past that are dropped, not
-/// written. A chunk or a block is made by the first append that needs it (two that race make
-/// one each, and the one that loses the exchange frees its own).
-///
-/// Safety: a record is written once, by the append that reserved its index, before its flag
-/// is published; it is read only after its flag is seen set, and destroyed only with the log
-/// (Docs/Design.md, "Memory safety").
-final class BuildLog: @unchecked Sendable {
-  private static let laneCount = 8
-  /// Records a chunk, as a shift.
-  private static let chunkShift = 8
-  private static let chunkCapacity = 1 << chunkShift
-  /// Chunk addresses a block, as a shift.
-  private static let blockShift = 8
-  private static let blockCapacity = 1 << blockShift
-  /// Blocks a lane.
-  private static let blocksPerLane = 64
-  /// Records a lane can hold.
-  private static let laneCapacity = blocksPerLane << (blockShift + chunkShift)
-  /// Words a lane takes: its count, its blocks' addresses, padding to a cache line.
-  private static let laneStride = 72
-  /// Per lane: the count of reserved records (word 0), then the blocks' addresses.
-  private let words: UnsafeMutablePointer<Atomic<Int>>
-
-  init() {
-    let count = Self.laneCount * Self.laneStride
-    words = UnsafeMutableRawPointer.allocate(
-      byteCount: count * MemoryLayout<Atomic<Int>>.stride, alignment: 64
-    ).bindMemory(to: Atomic<Int>.self, capacity: count)
-    for index in 0..<count { (words + index).initialize(to: Atomic(0)) }
-  }
-
-  deinit {
-    for lane in 0..<Self.laneCount {
-      let base = words + lane * Self.laneStride
-      for blockNumber in 0..<Self.blocksPerLane {
-        guard let block = Self.existing(base + 1 + blockNumber) else { continue }
-        let chunks = block.assumingMemoryBound(to: Atomic<Int>.self)
-        for chunkNumber in 0..<Self.blockCapacity {
-          guard let chunk = Self.existing(chunks + chunkNumber) else { continue }
-          let (records, flags) = Self.parts(of: chunk)
-          for index in 0..<Self.chunkCapacity where flags[index].load(ordering: .acquiring) != 0 {
-            (records + index).deinitialize(count: 1)
-          }
-          chunk.deallocate()
-        }
-        chunks.deinitialize(count: Self.blockCapacity)
-        block.deallocate()
-      }
-    }
-    words.deinitialize(count: Self.laneCount * Self.laneStride)
-    UnsafeMutableRawPointer(words).deallocate()
-  }
-
-  /// The memory whose address `word` holds, if it was made.
-  @inline(__always)
-  private static func existing(_ word: UnsafeMutablePointer<Atomic<Int>>)
-    -> UnsafeMutableRawPointer?
-  {
-    UnsafeMutableRawPointer(bitPattern: word.pointee.load(ordering: .acquiring))
-  }
-
-  /// A chunk's records, then its flags.
-  @inline(__always)
-  private static func parts(of chunk: UnsafeMutableRawPointer) -> (
-    UnsafeMutablePointer<RawBuild>, UnsafeMutablePointer<Atomic<UInt8>>
-  ) {
-    let flags = chunk + chunkCapacity * MemoryLayout<RawBuild>.stride
-    return (
-      chunk.assumingMemoryBound(to: RawBuild.self),
-      flags.assumingMemoryBound(to: Atomic<UInt8>.self)
-    )
-  }
-
-  /// The chunk of a lane's record `index`, `nil` if it was not made yet; made if `make`.
-  @inline(__always)
-  private static func chunk(
-    holding index: Int, of base: UnsafeMutablePointer<Atomic<Int>>, make: Bool
-  ) -> UnsafeMutableRawPointer? {
-    let chunkNumber = index >> chunkShift
-    let blockWord = base + 1 + (chunkNumber >> blockShift)
-    guard let block = existing(blockWord) ?? (make ? makeBlock(at: blockWord) : nil) else {
-      return nil
-    }
-    let chunkWord =
-      block.assumingMemoryBound(to: Atomic<Int>.self)
-      + (chunkNumber & (blockCapacity - 1))
-    return existing(chunkWord) ?? (make ? makeChunk(at: chunkWord) : nil)
-  }
-
-  /// Puts `made` in `word`, unless an append that raced this one put its own there first:
-  /// then frees `made`. Returns the memory `word` holds.
-  private static func install(
-    _ made: UnsafeMutableRawPointer, at word: UnsafeMutablePointer<Atomic<Int>>
-  ) -> UnsafeMutableRawPointer {
-    let (exchanged, found) = word.pointee.compareExchange(
-      expected: 0, desired: Int(bitPattern: made), ordering: .acquiringAndReleasing)
-    if exchanged { return made }
-    made.deallocate()
-    return UnsafeMutableRawPointer(bitPattern: found).unsafelyUnwrapped
-  }
-
-  /// A block of chunk addresses, all zero, for `word` (once 65,536 records).
-  @inline(never)
-  private static func makeBlock(at word: UnsafeMutablePointer<Atomic<Int>>)
-    -> UnsafeMutableRawPointer
-  {
-    let made = UnsafeMutableRawPointer.allocate(
-      byteCount: blockCapacity * MemoryLayout<Atomic<Int>>.stride,
-      alignment: MemoryLayout<Atomic<Int>>.alignment)
-    let chunks = made.bindMemory(to: Atomic<Int>.self, capacity: blockCapacity)
-    for index in 0..<blockCapacity { (chunks + index).initialize(to: Atomic(0)) }
-    return install(made, at: word)
-  }
-
-  /// A chunk, its flags zeroed, for `word` (once 256 records).
-  @inline(never)
-  private static func makeChunk(at word: UnsafeMutablePointer<Atomic<Int>>)
-    -> UnsafeMutableRawPointer
-  {
-    let made = UnsafeMutableRawPointer.allocate(
-      byteCount: chunkCapacity * (MemoryLayout<RawBuild>.stride + 1),
-      alignment: MemoryLayout<RawBuild>.alignment)
-    // The flags zeroed at once (one `memset`), as the plain bytes an `Atomic<UInt8>` is.
-    (made + chunkCapacity * MemoryLayout<RawBuild>.stride)
-      .initializeMemory(as: UInt8.self, repeating: 0, count: chunkCapacity)
-    _ = (made + chunkCapacity * MemoryLayout<RawBuild>.stride)
-      .bindMemory(to: Atomic<UInt8>.self, capacity: chunkCapacity)
-    return install(made, at: word)
-  }
-
-  /// Appends `record` to lane `lane` (any number: it is reduced to a lane's).
-  @inline(__always)
-  func append(_ record: consuming RawBuild, lane: Int) {
-    let base = words + (lane & (Self.laneCount - 1)) * Self.laneStride
-    let index = base[0].wrappingAdd(1, ordering: .relaxed).oldValue
-    guard index < Self.laneCapacity,
-      let chunk = Self.chunk(holding: index, of: base, make: true)
-    else { return }
-    let (records, flags) = Self.parts(of: chunk)
-    let offset = index & (Self.chunkCapacity - 1)
-    (records + offset).initialize(to: record)
-    flags[offset].store(1, ordering: .releasing)
-  }
-
-  /// Every record whose append has ended, lane by lane, each lane's oldest first.
-  var all: [RawBuild] {
-    var all: [RawBuild] = []
-    for lane in 0..<Self.laneCount {
-      let base = words + lane * Self.laneStride
-      let count = Swift.min(base[0].load(ordering: .acquiring), Self.laneCapacity)
-      var index = 0
-      while index < count {
-        let end = Swift.min(count, (index | (Self.chunkCapacity - 1)) + 1)
-        // A chunk its first append has not made yet holds nothing published.
-        if let chunk = Self.chunk(holding: index, of: base, make: false) {
-          let (records, flags) = Self.parts(of: chunk)
-          let first = index & (Self.chunkCapacity - 1)
-          for position in first..<(first + end - index)
-          where flags[position].load(ordering: .acquiring) != 0 {
-            all.append(records[position])
-          }
-        }
-        index = end
-      }
-    }
-    return all
   }
 }

@@ -22,27 +22,19 @@ struct ThreadInfo: Sendable, Hashable {
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
       let isMain = pthread_main_np() != 0
+      guard !isMain else { return ThreadInfo(isMain: true, name: "main") }
       var buffer = [CChar](repeating: 0, count: 64)
       pthread_getname_np(pthread_self(), &buffer, buffer.count)
       let own = String(
         decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       var tid: UInt64 = 0
       pthread_threadid_np(nil, &tid)
-      return ThreadInfo(isMain: isMain, name: isMain ? "main" : label(own, Int(tid)))
+      return ThreadInfo(isMain: false, name: label(own, Int(tid)))
     #else
-      // Two calls into the C library, no file: reading /proc costs tens of microseconds in a
-      // process that has just started, on the launching thread, before its first build.
-      let tid = Int(LinuxThreads.tid?() ?? 0)
+      let tid = linuxThreadID()
       let isMain = tid != 0 && tid == Int(getpid())
-      var own = ""
-      if !isMain, let getName = LinuxThreads.getName {
-        var buffer = [CChar](repeating: 0, count: 32)
-        if getName(pthread_self(), &buffer, buffer.count) == 0 {
-          own = String(
-            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-      }
-      return ThreadInfo(isMain: isMain, name: isMain ? "main" : label(own, tid))
+      guard !isMain else { return ThreadInfo(isMain: true, name: "main") }
+      return ThreadInfo(isMain: false, name: label(linuxThreadName(), tid))
     #endif
   }
 
@@ -51,6 +43,31 @@ struct ThreadInfo: Sendable, Hashable {
     guard let trimmed, !trimmed.isEmpty else { return "thread \(tid)" }
     return "\(trimmed) (\(tid))"
   }
+
+  #if !canImport(Darwin)
+    /// The calling thread's kernel id (the main thread's is the process id), or 0.
+    ///
+    /// The C library module does not bring `gettid` into Swift, and `syscall` is variadic, so
+    /// the id is read from the thread's CPU-time clock instead: Linux makes a thread's clock id
+    /// from its id as `~tid << 3 | 6` (a per-thread scheduler clock), the encoding the C
+    /// libraries use too. No system call: the main thread's first build pays nothing here.
+    private static func linuxThreadID() -> Int {
+      var clock = clockid_t()
+      guard pthread_getcpuclockid(pthread_self(), &clock) == 0, clock & 7 == 6 else { return 0 }
+      return Int(~(clock >> 3))
+    }
+
+    /// The calling thread's own name, or "" (`pthread_getname_np` is not brought into Swift
+    /// either): read from the kernel's file for it, once per thread other than the main one.
+    private static func linuxThreadName() -> String {
+      let file = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
+      guard file >= 0 else { return "" }
+      defer { close(file) }
+      var bytes = [UInt8](repeating: 0, count: 32)
+      let count = read(file, &bytes, bytes.count)
+      return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+  #endif
 }
 
 /// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
@@ -74,16 +91,3 @@ enum ThreadNames {
   /// The thread of `index`.
   static func thread(at index: UInt32) -> ThreadInfo { table.value(at: index) }
 }
-
-#if !canImport(Darwin)
-  /// `gettid` and `pthread_getname_np`, which the Glibc module does not import, looked up once.
-  private enum LinuxThreads {
-    typealias GetTid = @convention(c) () -> pid_t
-    typealias GetName = @convention(c) (pthread_t, UnsafeMutablePointer<CChar>?, Int) -> Int32
-
-    static let tid = dlsym(nil, "gettid").map { unsafeBitCast($0, to: GetTid.self) }
-    static let getName = dlsym(nil, "pthread_getname_np").map {
-      unsafeBitCast($0, to: GetName.self)
-    }
-  }
-#endif
