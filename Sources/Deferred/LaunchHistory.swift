@@ -223,9 +223,10 @@ public final class LaunchHistory: Sendable {
     withState { _ in }
   }
 
-  /// Writes the launches recorded since the last save to the storage: it reads the stored
-  /// history again, adds them, and replaces it atomically, so that a save of another process
-  /// made since this one read is kept (Docs/Design.md, "Launch history").
+  /// Writes the launches recorded since the last save to the storage: holding the storage's
+  /// lock (``LaunchHistoryStorage/withExclusiveAccess(_:)``), it reads the stored history
+  /// again, adds them, and replaces it atomically, so that the saves of other processes at
+  /// the same time are kept (Docs/Design.md, "Launch history").
   ///
   /// A container with a history saves in a background job once the app is fully ready. A
   /// failure is a ``Hazard/Kind/historyUnwritable`` hazard in ``hazards``; the launches stay
@@ -235,13 +236,18 @@ public final class LaunchHistory: Sendable {
     saving.withLock { _ in
       let pending = withState { $0.pending }
       guard !pending.isEmpty else { return }
-      // What another process saved since this one read; a file unreadable now is replaced.
-      var merged = Snapshot()
-      if case .success(let stored)? = read(storage) { merged = stored }
-      for entry in pending { merged.apply(entry, window: window) }
+      let window = window
       do throws(LaunchHistoryStorageError) {
-        try storage.replace(with: HistoryFormat.encode(merged))
-        let window = window
+        // Under the storage's lock, what another process saved since this one read is read
+        // again and kept; a file unreadable now is replaced.
+        var merged = try storage.withExclusiveAccess {
+          () throws(LaunchHistoryStorageError) -> Snapshot in
+          var merged = Snapshot()
+          if case .success(let stored)? = read(storage) { merged = stored }
+          for entry in pending { merged.apply(entry, window: window) }
+          try storage.replace(with: HistoryFormat.encode(merged))
+          return merged
+        }
         state.withLock { state in
           state.pending.removeFirst(min(pending.count, state.pending.count))
           for entry in state.pending { merged.apply(entry, window: window) }

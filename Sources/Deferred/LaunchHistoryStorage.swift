@@ -6,6 +6,12 @@
   import Musl
 #endif
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Where a ``LaunchHistory`` keeps its bytes between launches: a file in a directory
 /// (``DirectoryHistoryStorage``), memory (``MemoryHistoryStorage``, for tests), or the app's
 /// own.
@@ -29,6 +35,32 @@ public protocol LaunchHistoryStorage: Sendable, CustomStringConvertible {
   /// - Throws: ``LaunchHistoryStorageError`` if they cannot be written; what was stored is
   ///   then left as it was.
   func replace(with bytes: [UInt8]) throws(LaunchHistoryStorageError)
+
+  /// Runs `body`, a save's read, merge and replacement, while no other save of the same
+  /// store (in this process or another) runs its own.
+  ///
+  /// The default runs `body` at once: enough for a store only one history object uses.
+  ///
+  /// - Parameter body: The save.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``LaunchHistoryStorageError`` if the store cannot be locked, or what `body`
+  ///   throws.
+  func withExclusiveAccess<Result>(
+    _ body: () throws(LaunchHistoryStorageError) -> Result
+  ) throws(LaunchHistoryStorageError) -> Result
+}
+
+extension LaunchHistoryStorage {
+  /// Runs `body` at once: a store without a lock of its own.
+  ///
+  /// - Parameter body: The save.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  public func withExclusiveAccess<Result>(
+    _ body: () throws(LaunchHistoryStorageError) -> Result
+  ) throws(LaunchHistoryStorageError) -> Result {
+    try body()
+  }
 }
 
 /// Why a ``LaunchHistoryStorage`` could not read or write.
@@ -47,14 +79,23 @@ public struct LaunchHistoryStorageError: Error, Sendable, Hashable, CustomString
   public var description: String { message }
 }
 
-/// A launch history kept in one file of a directory, written with plain POSIX calls.
+/// A launch history kept in one file of a directory.
 ///
-/// A save writes a temporary file next to it (`mkstemp`), `fsync`s it and `rename`s it over
-/// the history: the rename is atomic, so a reader, or another process saving at the same
-/// time, sees one whole file or the other, never a torn one.
+/// A save holds an advisory lock (`flock`) on a lock file beside the history
+/// (`deferred-launch-history.lock`) while it reads, merges and writes, so that saves of
+/// several processes at once follow one another and lose no launch. It writes the new
+/// history to a temporary file in the directory, flushes it to the disk and renames it over
+/// the old one (`Data`'s atomic write): a reader sees one whole file or the other, never a
+/// torn one.
+///
+/// A history path that is not a regular file (a directory, a FIFO, a device) is refused at
+/// once, without being opened, and a file is opened without blocking: reading it never holds
+/// up the first frame.
 public struct DirectoryHistoryStorage: LaunchHistoryStorage {
   /// The file's name inside the directory.
   public static let fileName = "deferred-launch-history"
+  /// The lock file's name inside the directory.
+  public static let lockFileName = "deferred-launch-history.lock"
 
   /// The directory.
   public let directory: String
@@ -67,34 +108,39 @@ public struct DirectoryHistoryStorage: LaunchHistoryStorage {
   }
 
   /// The history file's path.
-  public var path: String {
-    directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
-  }
+  public var path: String { pathInDirectory(Self.fileName) }
+
+  /// The lock file's path.
+  public var lockPath: String { pathInDirectory(Self.lockFileName) }
 
   /// The file's path.
   public var description: String { path }
+
+  private func pathInDirectory(_ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
 
   /// Reads the whole file, or `nil` if there is none.
   ///
   /// - Parameter limit: The largest file read: a larger one throws without being read.
   /// - Returns: The file's bytes, or `nil`.
-  /// - Throws: ``LaunchHistoryStorageError`` if the file is larger than `limit`, or cannot be
-  ///   read.
+  /// - Throws: ``LaunchHistoryStorageError`` if the path is not a regular file, the file is
+  ///   larger than `limit`, or it cannot be read.
   public func read(limit: Int) throws(LaunchHistoryStorageError) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw Self.failure("open")
-    }
-    defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0 else { throw Self.failure("fstat") }
-    let size = Int(status.st_size)
-    guard size <= limit else {
-      throw LaunchHistoryStorageError("\(size) bytes, more than the \(limit) a history may have")
+    guard stat(path, &status) == 0 else {
+      if errno == ENOENT { return nil }
+      throw Self.failure("stat")
     }
+    try Self.check(status, limit: limit)
+    // Not blocking: a FIFO put there since the check opens at once, and fails the next one.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw Self.failure("open") }
+    defer { close(fd) }
+    guard fstat(fd, &status) == 0 else { throw Self.failure("fstat") }
+    try Self.check(status, limit: limit)
     // One byte more than the size: a file that grew since fstat is read to its end.
-    var bytes = [UInt8](repeating: 0, count: size + 1)
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
     var count = 0
     while true {
       if count == bytes.count {
@@ -103,9 +149,7 @@ public struct DirectoryHistoryStorage: LaunchHistoryStorage {
         }
         bytes.append(contentsOf: repeatElement(0, count: max(4_096, count)))
       }
-      let read = bytes.withUnsafeMutableBytes { buffer in
-        systemRead(fd, buffer.baseAddress! + count, buffer.count - count)
-      }
+      let read = readSome(fd, into: &bytes[count...])
       if read < 0 {
         if errno == EINTR { continue }
         throw Self.failure("read")
@@ -122,37 +166,46 @@ public struct DirectoryHistoryStorage: LaunchHistoryStorage {
   ///
   /// - Parameter bytes: The new contents.
   /// - Throws: ``LaunchHistoryStorageError`` if the directory cannot be written; the history
-  ///   file is then left as it was, and the temporary file removed.
+  ///   file is then left as it was.
   public func replace(with bytes: [UInt8]) throws(LaunchHistoryStorageError) {
-    var template = Array((path + ".XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw Self.failure("creating a temporary file in \(directory)") }
-    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    var failure: LaunchHistoryStorageError?
-    var written = 0
-    while failure == nil && written < bytes.count {
-      let result = bytes.withUnsafeBytes { buffer in
-        write(fd, buffer.baseAddress! + written, buffer.count - written)
-      }
-      if result < 0 {
-        if errno != EINTR { failure = Self.failure("write") }
-      } else {
-        written += result
-      }
+    do {
+      try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw LaunchHistoryStorageError("writing failed: \(error)")
     }
-    if failure == nil && fchmod(fd, 0o644) != 0 { failure = Self.failure("fchmod") }
-    if failure == nil && fsync(fd) != 0 { failure = Self.failure("fsync") }
-    if close(fd) != 0 && failure == nil { failure = Self.failure("close") }
-    if failure == nil && rename(temporary, path) != 0 { failure = Self.failure("rename") }
-    if let failure {
-      unlink(temporary)
-      throw failure
+  }
+
+  /// Runs `body` holding an exclusive `flock` on the lock file, which it creates if need be.
+  /// The lock is the open file's: another storage object, in this process or another, waits
+  /// for it.
+  ///
+  /// - Parameter body: The save.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``LaunchHistoryStorageError`` if the lock file cannot be opened or locked, or
+  ///   what `body` throws.
+  public func withExclusiveAccess<Result>(
+    _ body: () throws(LaunchHistoryStorageError) -> Result
+  ) throws(LaunchHistoryStorageError) -> Result {
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw Self.failure("opening the lock file") }
+    // Closing the file releases the lock.
+    defer { close(fd) }
+    while flock(fd, LOCK_EX) != 0 {
+      // A file system without locks: the save goes on unlocked, as a lone writer's would.
+      if errno == ENOLCK || errno == EOPNOTSUPP { break }
+      guard errno == EINTR else { throw Self.failure("flock") }
     }
-    // The rename itself reaches the disk with the directory's entry.
-    let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
-    if directoryFD >= 0 {
-      _ = fsync(directoryFD)
-      close(directoryFD)
+    return try body()
+  }
+
+  /// Throws unless `status` is a regular file of at most `limit` bytes.
+  private static func check(_ status: stat, limit: Int) throws(LaunchHistoryStorageError) {
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw LaunchHistoryStorageError("it is not a regular file")
+    }
+    guard Int(status.st_size) <= limit else {
+      throw LaunchHistoryStorageError(
+        "\(status.st_size) bytes, more than the \(limit) a history may have")
     }
   }
 
@@ -162,9 +215,10 @@ public struct DirectoryHistoryStorage: LaunchHistoryStorage {
   }
 }
 
-/// `read(2)`, which the storage's own `read(limit:)` hides inside its methods.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
+/// `read(2)` into `buffer`: the storage's own `read(limit:)` hides the C function inside its
+/// methods.
+private func readSome(_ fd: Int32, into buffer: inout ArraySlice<UInt8>) -> Int {
+  buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
 }
 
 /// A launch history kept in memory: for tests, which read and change its bytes directly.

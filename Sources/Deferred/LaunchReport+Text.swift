@@ -97,15 +97,38 @@ extension LaunchReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The rows as lines: each column as wide as its widest cell, two spaces apart, without
+  /// trailing spaces. Each cell is measured once and copied once: the time is linear in the
+  /// cells' lengths, however long one is.
   private func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> [String] {
     let all = [header] + rows
-    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-    return all.map { row in
-      let cells = row.indices.map { column in
-        rightAligned.contains(column)
-          ? padLeft(row[column], widths[column]) : pad(row[column], widths[column])
+    let counts = all.map { row in row.map(\.count) }
+    var widths = [Int](repeating: 0, count: header.count)
+    for row in counts {
+      for (column, count) in row.enumerated() { widths[column] = max(widths[column], count) }
+    }
+    return zip(all, counts).map { row, counts in
+      var line = "  "
+      for column in row.indices {
+        if column > 0 { line += "  " }
+        let padding = String(repeating: " ", count: widths[column] - counts[column])
+        if rightAligned.contains(column) {
+          line += padding
+          line += row[column]
+        } else {
+          line += row[column]
+          line += padding
+        }
       }
-      return "  " + String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+      // Trailing spaces are ASCII: cut them off by their bytes, from the end.
+      let utf8 = line.utf8
+      var end = utf8.endIndex
+      while end > utf8.index(utf8.startIndex, offsetBy: 2),
+        utf8[utf8.index(before: end)] == UInt8(ascii: " ")
+      {
+        end = utf8.index(before: end)
+      }
+      return String(line[..<end])
     }
   }
 

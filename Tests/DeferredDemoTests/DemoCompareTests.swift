@@ -1,9 +1,8 @@
 import Deferred
 import DeferredDemoKit
+import Foundation
 import Synchronization
 import Testing
-
-@testable import Deferred
 
 /// `compare`'s JSON contract, against a stub child that reports fixed times, and the
 /// statistics and process spawning behind it.
@@ -55,9 +54,9 @@ import Testing
         "eager0", "deferred0", "eager1", "deferred1", "eager2", "deferred2", "eager3",
         "deferred3",
       ])
-    let root = try JSONValue(parsing: comparison.json())
-    #expect(root["runs"]?.int == 4)
-    let modes = try #require(root["modes"])
+    let root = try Self.object(comparison.json())
+    #expect(root["runs"] as? Int == 4)
+    let modes = try #require(root["modes"] as? [String: Any])
     let expected: [String: [String: (median: Double, p95: Double)]] = [
       // Launch overhead: (1 ms − the factories' own time) ÷ 2 services, in µs.
       "eager": [
@@ -69,14 +68,14 @@ import Testing
     ]
     for (mode, metrics) in expected {
       for (metric, values) in metrics {
-        let statistics = modes[mode]?[metric]
-        #expect(Self.number(statistics?["median"]) == values.median, "\(mode).\(metric)")
-        #expect(Self.number(statistics?["p95"]) == values.p95, "\(mode).\(metric)")
+        let statistics = (modes[mode] as? [String: Any])?[metric] as? [String: Any]
+        #expect(statistics?["median"] as? Double == values.median, "\(mode).\(metric)")
+        #expect(statistics?["p95"] as? Double == values.p95, "\(mode).\(metric)")
       }
     }
     // No build after either mode's first frame: nothing to bound.
-    #expect(modes["eager"]?["boundRatio"] == .null)
-    #expect(modes["deferred"]?["boundRatio"] == .null)
+    #expect((modes["eager"] as? [String: Any])?["boundRatio"] is NSNull)
+    #expect((modes["deferred"] as? [String: Any])?["boundRatio"] is NSNull)
     #expect(!comparison.table().contains("ideal bound"))
     #expect(comparison.table().contains("deferred ÷ eager"))
     #expect(comparison.table().contains("deferred launch(): median 2.50 µs, p95 4.00 µs"))
@@ -90,9 +89,10 @@ import Testing
     let comparison = try Comparison.measure(runs: 1, workers: 2) { mode, _ throws(DemoError) in
       mode == .eager ? Self.report(firstFrame: 100, fullyReady: 100) : json
     }
-    let root = try JSONValue(parsing: comparison.json())
-    #expect(Self.number(root["modes"]?["deferred"]?["boundRatio"]?["median"]) == 8)
-    #expect(root["modes"]?["eager"]?["boundRatio"] == .null)
+    let modes = try Self.object(comparison.json())["modes"] as? [String: Any]
+    let deferred = modes?["deferred"] as? [String: Any]
+    #expect((deferred?["boundRatio"] as? [String: Any])?["median"] as? Double == 8)
+    #expect((modes?["eager"] as? [String: Any])?["boundRatio"] is NSNull)
     #expect(
       comparison.table().contains(
         "work after its first frame took 8.00× its ideal bound, max(critical path, work / 2)"))
@@ -131,11 +131,8 @@ import Testing
     }
   }
 
-  private static func number(_ value: JSONValue?) -> Double? {
-    switch value {
-    case .int(let number)?: Double(number)
-    case .double(let number)?: number
-    default: nil
-    }
+  /// `json`, a JSON object, read with `JSONSerialization`.
+  private static func object(_ json: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
   }
 }

@@ -1,4 +1,5 @@
 import Deferred
+import Dispatch
 import Testing
 
 #if canImport(Darwin)
@@ -103,7 +104,8 @@ import Testing
   }
 
   enum BadFile: String, CaseIterable {
-    case empty, truncated, garbage, huge, olderVersion, newerVersion
+    case empty, truncated, garbage, huge, binaryVersion, olderVersion, newerVersion, corrupt
+    case nestedTooDeep, wrongShape
   }
 
   @Test(arguments: BadFile.allCases)
@@ -129,12 +131,28 @@ import Testing
     case .huge:
       bytes = []
       expected = "more than the"
+    case .binaryVersion:
+      // The binary format of version 1.
+      bytes = Array("DFLH".utf8) + [1, 17, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+      expected = "it is format version 1, and this library reads version 2"
     case .olderVersion:
-      bytes[4] = 0
+      bytes = Self.replacing("launch-history/2", with: "launch-history/0", in: bytes)
       expected = "it is format version 0"
     case .newerVersion:
-      bytes[4] = 2
-      expected = "it is format version 2"
+      bytes = Self.replacing("launch-history/2", with: "launch-history/3", in: bytes)
+      expected = "it is format version 3"
+    case .corrupt:
+      // Whole JSON, but a service's outcomes do not match its costs.
+      bytes = Self.replacing("\"outcomes\":\"bbb\"", with: "\"outcomes\":\"bb\"", in: bytes)
+      expected = "it is corrupt"
+    case .nestedTooDeep:
+      bytes =
+        Array("{\"format\":\"deferred.launch-history/2\",\"x\":".utf8)
+        + [UInt8](repeating: UInt8(ascii: "["), count: 10_000)
+      expected = "nested deeper than 64 levels"
+    case .wrongShape:
+      bytes = Self.replacing("\"launches\":3", with: "\"launches\":\"3\"", in: bytes)
+      expected = "it is corrupt"
     }
     let path = directory.path + "/" + DirectoryHistoryStorage.fileName
     try directory.write(bytes, to: DirectoryHistoryStorage.fileName)
@@ -165,6 +183,37 @@ import Testing
     #expect(reread.hazards.isEmpty)
     #expect(reread.launchCount == 1)
     #expect(reread.costs(of: "Storage").count == 1)
+  }
+
+  /// `bytes` with the first `old` replaced by `new`; `old` must be there.
+  static func replacing(_ old: String, with new: String, in bytes: [UInt8]) -> [UInt8] {
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.contains(old), "\(old) is not in \(text)")
+    return Array(text.replacing(old, with: new, maxReplacements: 1).utf8)
+  }
+
+  enum NotAFile: String, CaseIterable {
+    case fifo, directory, device
+  }
+
+  /// A history path that is a FIFO (which would block an open for reading until a writer
+  /// came), a directory or a device is a hazard at once.
+  @Test(arguments: NotAFile.allCases)
+  func aPathThatIsNotARegularFileIsAHazardAtOnce(_ kind: NotAFile) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path + "/" + DirectoryHistoryStorage.fileName
+    switch kind {
+    case .fifo: #expect(mkfifo(path, 0o644) == 0)
+    case .directory: #expect(mkdir(path, 0o755) == 0)
+    case .device: #expect(symlink("/dev/zero", path) == 0)
+    }
+    let history = LaunchHistory(directory: directory.path)
+    #expect(history.launchCount == 0)
+    #expect(
+      history.hazards.map(\.detail) == [
+        "The launch history (\(path)) was ignored: it could not be read (it is not a regular"
+          + " file)."
+      ])
   }
 
   @Test func aDirectoryThatCannotBeWrittenIsAHazardAndKeepsTheLaunchInMemory() throws {
@@ -222,8 +271,9 @@ import Testing
     #expect(merged.costs(of: "Storage").map(\.selfTime) == [1, 2, 3].map { .milliseconds($0) })
     #expect(second.launchCount == 3)
 
-    // Interleaved: the third writer reads, then the fourth saves whole, then the third
-    // writes. The fourth's launch is lost; the file is whole.
+    // A storage without a lock of its own, interleaved: the third writer reads, then the
+    // fourth saves whole, then the third writes. The fourth's launch is lost; the file is
+    // whole.
     let fourth = LaunchHistory(directory: directory.path)
     fourth.record(report(["Storage": 5], firstFrame: 50))
     let interleaving = Interleaving(
@@ -236,7 +286,31 @@ import Testing
     #expect(after.hazards.isEmpty)
     #expect(after.launchCount == 4)
     #expect(after.costs(of: "Storage").map(\.selfTime) == [1, 2, 3, 4].map { .milliseconds($0) })
-    #expect(directory.entries == [DirectoryHistoryStorage.fileName])
+    #expect(
+      directory.entries == [DirectoryHistoryStorage.fileName, DirectoryHistoryStorage.lockFileName])
+  }
+
+  /// Writers saving one history at once, each with its own storage object (so with its own
+  /// open lock file, as another process would have): the lock around each save's read, merge
+  /// and write keeps every launch.
+  @Test func concurrentWritersLoseNoLaunch() throws {
+    let directory = try TemporaryDirectory()
+    let (path, writers, launches) = (directory.path, 4, 12)
+    DispatchQueue.concurrentPerform(iterations: writers) { writer in
+      let history = LaunchHistory(directory: path, window: writers * launches)
+      for launch in 0..<launches {
+        history.record(report(["Writer\(writer)": launch + 1], firstFrame: launch + 1))
+        history.save()
+      }
+    }
+    let merged = LaunchHistory(directory: directory.path, window: writers * launches)
+    #expect(merged.hazards.isEmpty)
+    #expect(merged.launchCount == writers * launches)
+    for writer in 0..<writers {
+      #expect(
+        merged.costs(of: "Writer\(writer)").map(\.selfTime)
+          == (1...launches).map { .milliseconds($0) })
+    }
   }
 
   @Test func theContainerAppendsOnlyOnceFullyReadyInABackgroundJob() throws {
@@ -263,7 +337,8 @@ import Testing
     #expect(history.launchCount == 0)
     #expect(scheduler.runNext())
     #expect(scheduler.queued.isEmpty)
-    #expect(directory.entries == [DirectoryHistoryStorage.fileName])
+    #expect(
+      directory.entries == [DirectoryHistoryStorage.fileName, DirectoryHistoryStorage.lockFileName])
 
     let reread = LaunchHistory(directory: directory.path)
     #expect(reread.launchCount == 1)
@@ -409,7 +484,7 @@ import Testing
     }
     history.save()
     let size = storage.bytes?.count ?? 0
-    #expect(size > 80_000 && size < 110_000, "\(size) bytes")
+    #expect(size > 150_000 && size < 220_000, "\(size) bytes")
     #expect(LaunchHistory(storage: storage).costs(of: "Service499").count == 20)
   }
 }

@@ -1,57 +1,46 @@
-/// The bytes of a stored ``LaunchHistory``: format version 1 (Docs/Design.md, "Launch
-/// history").
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The bytes of a stored ``LaunchHistory``: a JSON document, format `deferred.launch-history/2`
+/// (Docs/Design.md, "Launch history"), written and read with `Codable`.
 ///
-/// ```
-/// "DFLH"  version: u8 = 1  length: u32 LE (the whole file)
-/// launches: varint
-/// milestones: varint count, each: kind u8 (Milestone.Kind's index), n: varint, n × offsetNs
-/// services: varint count, each: name (varint length, UTF-8), age: varint (launches since it was
-///   last recorded), n: varint, n × (selfNs << 2 | outcome: varint, cpuNs + 1 or 0: varint)
-/// checksum: u32 LE, FNV-1a of every byte before it
+/// ```json
+/// {"format":"deferred.launch-history/2","launches":12,
+///  "milestones":{"firstFrame":[61000000,59000000]},
+///  "services":{"Storage":{"age":0,"cpuNs":[1500000,null],"outcomes":"bf",
+///                         "selfNs":[4000000,6000000]}}}
 /// ```
 ///
-/// Varints are unsigned LEB128. Costs are oldest first; services sorted by name.
+/// Costs and offsets are oldest first, in whole nanoseconds; `age` is the number of launches
+/// since the service was last recorded; `outcomes` has a letter a launch: `b` built, `f`
+/// failed, `c` cancelled. Keys are sorted, so `format` comes first.
 enum HistoryFormat {
-  static let magic: [UInt8] = Array("DFLH".utf8)
-  static let version: UInt8 = 1
-  /// The largest history read: 500 services of 20 launches take about 100 KB.
+  static let name = "deferred.launch-history"
+  static let version = 2
+  static var formatName: String { "\(name)/\(version)" }
+  /// The largest history read: 500 services of 20 launches take about 200 KB.
   static let byteLimit = 8 << 20
-  private static let headerSize = 9
-  private static let outcomes = BuildRecord.Outcome.allCases
-  private static let kinds = Milestone.Kind.allCases
 
   static func encode(_ snapshot: LaunchHistory.Snapshot) -> [UInt8] {
-    var bytes = magic
-    bytes.append(version)
-    bytes += [0, 0, 0, 0]
-    bytes.reserveCapacity(64 + snapshot.services.count * 128)
-    appendVarint(UInt64(snapshot.launches), to: &bytes)
-    let milestones = kinds.compactMap { kind in snapshot.milestones[kind].map { (kind, $0) } }
-    appendVarint(UInt64(milestones.count), to: &bytes)
-    for (kind, offsets) in milestones {
-      bytes.append(UInt8(kinds.firstIndex(of: kind) ?? 0))
-      appendVarint(UInt64(offsets.count), to: &bytes)
-      for offset in offsets { appendVarint(nanoseconds(offset), to: &bytes) }
+    var milestones: [String: [Int]] = [:]
+    for (kind, offsets) in snapshot.milestones {
+      milestones[kind.rawValue] = offsets.map(nanoseconds)
     }
-    appendVarint(UInt64(snapshot.services.count), to: &bytes)
-    for (name, costs) in snapshot.services.sorted(by: { $0.key < $1.key }) {
-      let utf8 = Array(name.utf8)
-      appendVarint(UInt64(utf8.count), to: &bytes)
-      bytes += utf8
+    var services: [String: Stored.Service] = [:]
+    for (name, costs) in snapshot.services {
       let seen = snapshot.lastSeen[name] ?? snapshot.launches
-      appendVarint(UInt64(max(0, snapshot.launches - seen)), to: &bytes)
-      appendVarint(UInt64(costs.count), to: &bytes)
-      for cost in costs {
-        let outcome = UInt64(outcomes.firstIndex(of: cost.outcome) ?? 0)
-        appendVarint(min(nanoseconds(cost.selfTime), UInt64(1) << 61) << 2 | outcome, to: &bytes)
-        appendVarint(cost.cpu.map { min(nanoseconds($0), UInt64.max - 1) + 1 } ?? 0, to: &bytes)
-      }
+      services[name] = Stored.Service(
+        age: max(0, snapshot.launches - seen), selfNs: costs.map { nanoseconds($0.selfTime) },
+        cpuNs: costs.map { $0.cpu.map(nanoseconds) },
+        outcomes: String(costs.map { letter(for: $0.outcome) }))
     }
-    let length = UInt32(truncatingIfNeeded: bytes.count + 4)
-    for index in 0..<4 { bytes[5 + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
-    let sum = checksum(bytes[...])
-    for index in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: sum >> (8 * index))) }
-    return bytes
+    let stored = Stored(
+      format: formatName, launches: snapshot.launches, milestones: milestones, services: services
+    )
+    return Array(JSONCoding.data(stored))
   }
 
   /// Reads `bytes`, keeping at most `window` costs (and milestone offsets) of each, the newest.
@@ -59,30 +48,28 @@ enum HistoryFormat {
   /// - Returns: The history, or why it cannot be read.
   static func decode(_ bytes: [UInt8], window: Int) -> Result<LaunchHistory.Snapshot, Problem> {
     if bytes.isEmpty { return .failure(Problem("the file is empty")) }
-    guard bytes.starts(with: magic.prefix(bytes.count)) else {
-      return .failure(Problem("it is not a launch history (garbage)"))
+    if bytes.starts(with: "DFLH".utf8) {
+      return .failure(Problem("it is format version 1, and this library reads version \(version)"))
     }
-    guard bytes.count >= headerSize else { return .failure(Problem("it is truncated")) }
-    guard bytes[4] == version else {
-      return .failure(
-        Problem("it is format version \(bytes[4]), and this library reads version \(version)"))
+    let ours = bytes.starts(with: "{\"format\":\"\(name)/".utf8)
+    let stored: Stored
+    do {
+      stored = try JSONCoding.decode(Stored.self, from: Data(bytes))
+    } catch let problem as Problem {
+      return .failure(problem)
+    } catch {
+      guard ours else { return .failure(Problem("it is not a launch history (garbage)")) }
+      if let error = error as? JSONError, error.offset != nil {
+        return .failure(Problem("it is corrupt (\(error.message))"))
+      }
+      if JSONCoding.Scan(bytes, stoppingDeeperThan: JSONCoding.depthLimit).isCutShort {
+        return .failure(Problem("it is truncated"))
+      }
+      let message = (error as? JSONError)?.message ?? "\(error)"
+      return .failure(Problem("it is corrupt (\(message))"))
     }
-    let length = (0..<4).reduce(0) { $0 | Int(bytes[5 + $1]) << (8 * $1) }
-    if bytes.count < length { return .failure(Problem("it is truncated")) }
-    guard bytes.count == length, length >= headerSize + 4 else {
-      return .failure(Problem("it is corrupt (its length is wrong)"))
-    }
-    let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[length - 4 + $1]) << (8 * $1) }
-    guard checksum(bytes[..<(length - 4)]) == stored else {
-      return .failure(Problem("it is corrupt (its checksum does not match)"))
-    }
-    let snapshot = bytes.withUnsafeBufferPointer { buffer in
-      var reader = Reader(bytes: buffer, position: headerSize, end: length - 4)
-      let snapshot = reader.snapshot(window: window)
-      return reader.position == reader.end ? snapshot : nil
-    }
-    guard let snapshot else {
-      return .failure(Problem("it is corrupt (its contents do not parse)"))
+    guard let snapshot = stored.snapshot(window: window) else {
+      return .failure(Problem("it is corrupt (its contents do not fit together)"))
     }
     return .success(snapshot)
   }
@@ -93,104 +80,99 @@ enum HistoryFormat {
     init(_ message: String) { self.message = message }
   }
 
-  private static func nanoseconds(_ duration: Duration) -> UInt64 {
-    UInt64(clamping: duration.nanoseconds)
+  private static func nanoseconds(_ duration: Duration) -> Int {
+    Int(clamping: duration.nanoseconds)
   }
 
-  private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-    var value = value
-    while value >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
+  private static let letters: [(BuildRecord.Outcome, Character)] = [
+    (.built, "b"), (.failed, "f"), (.cancelled, "c"),
+  ]
+
+  private static func letter(for outcome: BuildRecord.Outcome) -> Character {
+    letters.first { $0.0 == outcome }?.1 ?? "b"
+  }
+
+  private static func outcome(for letter: Character) -> BuildRecord.Outcome? {
+    letters.first { $0.1 == letter }?.0
+  }
+
+  /// The document, as it is stored.
+  private struct Stored: Codable {
+    struct Service: Codable {
+      var age: Int
+      var selfNs: [Int]
+      var cpuNs: [Int?]
+      var outcomes: String
     }
-    bytes.append(UInt8(value))
-  }
 
-  /// FNV-1a, 32 bits.
-  private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-    var hash: UInt32 = 0x811c_9dc5
-    for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-    return hash
-  }
+    var format: String
+    var launches: Int
+    var milestones: [String: [Int]]
+    var services: [String: Service]
 
-  /// Reads the bytes between `position` and `end`, which lie inside `bytes`: every read
-  /// checks `end` first.
-  private struct Reader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position: Int
-    let end: Int
+    init(
+      format: String, launches: Int, milestones: [String: [Int]],
+      services: [String: Service]
+    ) {
+      self.format = format
+      self.launches = launches
+      self.milestones = milestones
+      self.services = services
+    }
 
-    @inline(__always)
-    mutating func varint() -> UInt64? {
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      while position < end, shift < 64 {
-        let byte = bytes[position]
-        position += 1
-        value |= UInt64(byte & 0x7f) << shift
-        if byte < 0x80 { return value }
-        shift += 7
+    private enum CodingKeys: String, CodingKey {
+      case format, launches, milestones, services
+    }
+
+    /// Reads the format first: a document of another version is named as such, whatever
+    /// else it holds.
+    init(from decoder: any Decoder) throws {
+      let values = try decoder.container(keyedBy: CodingKeys.self)
+      format = try values.decode(String.self, forKey: .format)
+      guard format == HistoryFormat.formatName else {
+        let prefix = HistoryFormat.name + "/"
+        if format.hasPrefix(prefix) {
+          throw Problem(
+            "it is format version \(format.dropFirst(prefix.count)), and this library reads"
+              + " version \(HistoryFormat.version)")
+        }
+        throw Problem("it is not a launch history (its format is \(format))")
       }
-      return nil
+      launches = try values.decode(Int.self, forKey: .launches)
+      milestones = try values.decode([String: [Int]].self, forKey: .milestones)
+      services = try values.decode([String: Service].self, forKey: .services)
     }
 
-    /// A count of items each at least `size` bytes long, no more than the bytes left.
-    mutating func itemCount(atLeast size: Int) -> Int? {
-      guard let value = varint(), value <= UInt64((end - position) / size) else { return nil }
-      return Int(value)
-    }
-
-    mutating func duration() -> Duration? {
-      guard let value = varint(), value <= UInt64(Int64.max) else { return nil }
-      return .nanoseconds(Int64(value))
-    }
-
-    mutating func snapshot(window: Int) -> LaunchHistory.Snapshot? {
+    /// The history it holds, keeping the newest `window` costs of each; `nil` if its parts
+    /// do not fit together.
+    func snapshot(window: Int) -> LaunchHistory.Snapshot? {
+      guard (0...Int(Int32.max)).contains(launches) else { return nil }
       var snapshot = LaunchHistory.Snapshot()
-      guard let launches = varint(), launches <= UInt64(Int32.max),
-        let milestoneCount = itemCount(atLeast: 2)
-      else { return nil }
-      snapshot.launches = Int(launches)
-      for _ in 0..<milestoneCount {
-        guard position < end, Int(bytes[position]) < kinds.count else { return nil }
-        let kind = kinds[Int(bytes[position])]
-        position += 1
-        guard let count = itemCount(atLeast: 1) else { return nil }
-        var offsets: [Duration] = []
-        offsets.reserveCapacity(min(count, window))
-        for index in 0..<count {
-          guard let offset = duration() else { return nil }
-          if index >= count - window { offsets.append(offset) }
-        }
-        snapshot.milestones[kind] = offsets
+      snapshot.launches = launches
+      for (name, offsets) in milestones {
+        // A milestone this library does not know is left out.
+        guard let kind = Milestone.Kind(rawValue: name) else { continue }
+        guard offsets.allSatisfy({ $0 >= 0 }) else { return nil }
+        snapshot.milestones[kind] = offsets.suffix(window).map { .nanoseconds($0) }
       }
-      guard let serviceCount = itemCount(atLeast: 3) else { return nil }
-      snapshot.services.reserveCapacity(serviceCount)
-      for _ in 0..<serviceCount {
-        guard let length = itemCount(atLeast: 1) else { return nil }
-        let utf8 = UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
-        let name = String(decoding: utf8, as: UTF8.self)
-        // Invalid UTF-8 decodes with replacement characters: their bytes differ.
-        guard name.utf8.elementsEqual(utf8) else { return nil }
-        position += length
-        guard let age = varint(), age <= launches, let count = itemCount(atLeast: 2) else {
-          return nil
-        }
+      snapshot.services.reserveCapacity(services.count)
+      for (name, service) in services {
+        let outcomes = service.outcomes.map(HistoryFormat.outcome(for:))
+        guard (0...launches).contains(service.age), service.cpuNs.count == service.selfNs.count,
+          outcomes.count == service.selfNs.count, !outcomes.contains(nil),
+          service.selfNs.allSatisfy({ $0 >= 0 }), service.cpuNs.allSatisfy({ ($0 ?? 0) >= 0 })
+        else { return nil }
         var costs: [LaunchHistory.Cost] = []
-        costs.reserveCapacity(min(count, window))
-        for index in 0..<count {
-          guard let packed = varint(), let cpu = varint(),
-            Int(packed & 3) < outcomes.count
-          else { return nil }
-          guard index >= count - window else { continue }
+        costs.reserveCapacity(min(window, outcomes.count))
+        for index in outcomes.indices.suffix(window) {
+          guard let outcome = outcomes[index] else { continue }
           costs.append(
             LaunchHistory.Cost(
-              selfTime: .nanoseconds(Int64(packed >> 2)),
-              cpu: cpu == 0 ? nil : .nanoseconds(Int64(clamping: cpu - 1)),
-              outcome: outcomes[Int(packed & 3)]))
+              selfTime: .nanoseconds(service.selfNs[index]),
+              cpu: service.cpuNs[index].map { .nanoseconds($0) }, outcome: outcome))
         }
         snapshot.services[name] = costs
-        snapshot.lastSeen[name] = Int(launches - age)
+        snapshot.lastSeen[name] = launches - service.age
       }
       return snapshot
     }

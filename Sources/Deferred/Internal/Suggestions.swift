@@ -5,15 +5,16 @@
 /// more than ``maxComparedScalars``), or if the edit distance between them is at most a third
 /// of `name`'s length (at least 2, at most ``maxSuggestionEdits``).
 ///
-/// The work for a candidate is bounded whatever the names' lengths: their common prefix and
-/// suffix are set aside eight bytes at a time, and the edit distance is worked out only on the
-/// first ``maxComparedScalars`` scalars of what is left, within a band of the diagonal, until a
-/// row exceeds the bound. So a difference more than that far past the first one is not seen.
+/// The work for a candidate is one pass over the names' bytes, which sets aside their common
+/// prefix and suffix, and an edit distance worked out only on the first ``maxComparedScalars``
+/// scalars of what is left, within a band of the diagonal, until a row exceeds the bound. So a
+/// difference more than that far past the first one is not seen.
 func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
   let target = name.lowercased()
   let targetCount = target.unicodeScalars.count
   let bound = max(2, min(targetCount / 3, maxSuggestionEdits))
   let targetScalars = targetCount <= maxComparedScalars ? Array(target.unicodeScalars) : []
+  let targetBytes = Array(target.utf8)
   let scored = candidates.compactMap { candidate -> (Int, String)? in
     let other = candidate.lowercased()
     if other == target { return (0, candidate) }
@@ -29,7 +30,7 @@ func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [
       if related { return (1, candidate) }
     }
     guard abs(targetCount - otherCount) <= bound else { return nil }
-    let (a, b) = differingStretches(target, other)
+    let (a, b) = differingStretches(targetBytes, Array(other.utf8))
     guard let distance = editDistance(a, b, atMost: bound) else { return nil }
     return (distance, candidate)
   }
@@ -43,61 +44,25 @@ let maxSuggestionEdits = 8
 /// than this are not searched for one another.
 let maxComparedScalars = 256
 
-/// What is left of `a` and `b` once their common prefix and suffix are set aside, up to
-/// ``maxComparedScalars`` scalars of each.
-func differingStretches(_ a: String, _ b: String) -> ([Unicode.Scalar], [Unicode.Scalar]) {
-  var a = a
-  var b = b
-  return a.withUTF8 { a in
-    b.withUTF8 { b in
-      let prefix = commonPrefix(a, b, upTo: min(a.count, b.count))
-      let suffix = commonSuffix(a, b, upTo: min(a.count, b.count) - prefix)
-      func stretch(_ bytes: UnsafeBufferPointer<UInt8>) -> [Unicode.Scalar] {
-        let middle = UnsafeBufferPointer(rebasing: bytes[prefix..<(bytes.count - suffix)])
-        return Array(
-          String(decoding: middle, as: UTF8.self).unicodeScalars.prefix(
-            maxComparedScalars))
-      }
-      return (stretch(a), stretch(b))
-    }
-  }
-}
-
-/// How many bytes `a` and `b` begin with alike, at most `limit`, ending where a scalar ends.
-private func commonPrefix(
-  _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, upTo limit: Int
-) -> Int {
-  guard let a = a.baseAddress, let b = b.baseAddress else { return 0 }
-  let (raw, other) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
-  var length = 0
-  while length + 8 <= limit
-    && raw.loadUnaligned(fromByteOffset: length, as: UInt64.self)
-      == other.loadUnaligned(fromByteOffset: length, as: UInt64.self)
-  {
-    length += 8
-  }
-  while length < limit && a[length] == b[length] { length += 1 }
+/// What is left of `a` and `b` (UTF-8) once their common prefix and suffix are set aside, up
+/// to ``maxComparedScalars`` scalars of each.
+func differingStretches(_ a: [UInt8], _ b: [UInt8]) -> ([Unicode.Scalar], [Unicode.Scalar]) {
+  let limit = min(a.count, b.count)
+  var prefix = 0
+  while prefix < limit && a[prefix] == b[prefix] { prefix += 1 }
   // Back to the start of a scalar: a byte 0b10xxxxxx continues one.
-  while length > 0 && length < limit && a[length] & 0xC0 == 0x80 { length -= 1 }
-  return length
-}
-
-/// How many bytes `a` and `b` end with alike, at most `limit`, starting where a scalar starts.
-private func commonSuffix(
-  _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, upTo limit: Int
-) -> Int {
-  guard let aStart = a.baseAddress, let bStart = b.baseAddress else { return 0 }
-  let (aEnd, bEnd) = (UnsafeRawPointer(aStart + a.count), UnsafeRawPointer(bStart + b.count))
-  var length = 0
-  while length + 8 <= limit
-    && aEnd.loadUnaligned(fromByteOffset: -length - 8, as: UInt64.self)
-      == bEnd.loadUnaligned(fromByteOffset: -length - 8, as: UInt64.self)
-  {
-    length += 8
+  while prefix > 0 && prefix < limit && a[prefix] & 0xC0 == 0x80 { prefix -= 1 }
+  var suffix = 0
+  while suffix < limit - prefix && a[a.count - suffix - 1] == b[b.count - suffix - 1] {
+    suffix += 1
   }
-  while length < limit && a[a.count - length - 1] == b[b.count - length - 1] { length += 1 }
-  while length > 0 && a[a.count - length] & 0xC0 == 0x80 { length -= 1 }
-  return length
+  while suffix > 0 && a[a.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
+  func stretch(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+    Array(
+      String(decoding: bytes[prefix..<(bytes.count - suffix)], as: UTF8.self).unicodeScalars
+        .prefix(maxComparedScalars))
+  }
+  return (stretch(a), stretch(b))
 }
 
 /// The edit distance between `a` and `b` if it is at most `bound`, else `nil`: the common
