@@ -1,84 +1,130 @@
 import Synchronization
 
-/// The container an app writes itself instead of using a library: a dictionary of lazy
-/// factories behind one `Synchronization.Mutex`, each replaced by its value the first time it is
-/// resolved, unless it is registered as transient: then it makes a new value on every resolve.
+/// The container an app writes itself instead of using a library: one `Synchronization.Mutex`
+/// around a dictionary from a service's type to its entry, the service's factory until it is
+/// first resolved, its value from then on. A service registered as transient keeps its factory,
+/// which makes a new value on every resolve. Services registered under a name are in a
+/// dictionary of their own, keyed by the type and the name.
+///
+/// Services are classes, as an app's shared services are: a value is kept as an object and read
+/// back with a class cast.
 ///
 /// The lock is not held while a factory runs (a factory resolves what it needs, which takes the
 /// lock again); two threads resolving the same service for the first time at once may both run
-/// its factory, and the first value stored wins. That is the usual shape of such a container,
-/// and enough for a baseline of memory and registration costs.
+/// its factory, and the first value stored wins.
 ///
 /// An app writes such a container in its own module, where the compiler specialises its generic
 /// methods for each service type: here they are `@inlinable`, so that the benchmarks' module,
 /// in which the services are resolved, gets the same code.
 public final class HandWrittenContainer: Sendable {
+  /// What a service is: an object that may be shared across threads.
+  public typealias Object = AnyObject & Sendable
   @usableFromInline
-  struct Key: Hashable, Sendable {
+  typealias Factory = @Sendable (HandWrittenContainer) -> Object
+
+  @usableFromInline
+  enum Entry: Sendable {
+    case factory(Factory)
+    case transient(Factory)
+    case value(Object)
+  }
+
+  /// The key of a service registered under a name.
+  @usableFromInline
+  struct NamedKey: Hashable, Sendable {
     @usableFromInline let type: ObjectIdentifier
-    @usableFromInline let name: String?
+    @usableFromInline let name: String
 
     @inlinable
-    init(type: ObjectIdentifier, name: String?) {
+    init(type: ObjectIdentifier, name: String) {
       self.type = type
       self.name = name
     }
   }
 
   @usableFromInline
-  enum Entry: Sendable {
-    case factory(@Sendable (HandWrittenContainer) -> any Sendable)
-    case transient(@Sendable (HandWrittenContainer) -> any Sendable)
-    case value(any Sendable)
+  struct State: Sendable {
+    @usableFromInline var entries: [ObjectIdentifier: Entry] = [:]
+    @usableFromInline var named: [NamedKey: Entry] = [:]
+
+    @inlinable
+    init() {}
   }
 
   @usableFromInline
-  let entries = Mutex<[Key: Entry]>([:])
+  let state = Mutex(State())
 
   /// Creates an empty container.
   public init() {}
 
-  /// Registers `factory` as the lazy factory of `type` and `name`.
+  /// Registers `factory` as the lazy factory of `type`: it runs on the first resolve, and its
+  /// value is kept.
   @inlinable
-  public func register<Value: Sendable>(
-    _ type: Value.Type, name: String? = nil,
-    _ factory: @escaping @Sendable (HandWrittenContainer) -> Value
+  public func register<Value: Object>(
+    _ type: Value.Type, _ factory: @escaping @Sendable (HandWrittenContainer) -> Value
   ) {
-    let key = Key(type: ObjectIdentifier(type), name: name)
-    entries.withLock { $0[key] = .factory(factory) }
+    state.withLock { $0.entries[ObjectIdentifier(type)] = .factory(factory) }
   }
 
-  /// Registers `factory` as the factory of `type` and `name`, called on every resolve.
+  /// Registers `factory` as the factory of `type`, called on every resolve.
   @inlinable
-  public func registerTransient<Value: Sendable>(
-    _ type: Value.Type, name: String? = nil,
-    _ factory: @escaping @Sendable (HandWrittenContainer) -> Value
+  public func registerTransient<Value: Object>(
+    _ type: Value.Type, _ factory: @escaping @Sendable (HandWrittenContainer) -> Value
   ) {
-    let key = Key(type: ObjectIdentifier(type), name: name)
-    entries.withLock { $0[key] = .transient(factory) }
+    state.withLock { $0.entries[ObjectIdentifier(type)] = .transient(factory) }
   }
 
-  /// The value of `type` and `name`, made by its factory the first time (every time if it is
-  /// transient).
+  /// Registers `factory` as the lazy factory of `type` under `name`.
   @inlinable
-  public func resolve<Value: Sendable>(_ type: Value.Type, name: String? = nil) -> Value {
-    let key = Key(type: ObjectIdentifier(type), name: name)
-    let entry = entries.withLock { $0[key] }
-    switch entry {
+  public func register<Value: Object>(
+    _ type: Value.Type, name: String,
+    _ factory: @escaping @Sendable (HandWrittenContainer) -> Value
+  ) {
+    let key = NamedKey(type: ObjectIdentifier(type), name: name)
+    state.withLock { $0.named[key] = .factory(factory) }
+  }
+
+  /// The value of `type`, made by its factory the first time (every time if it is transient).
+  @inlinable
+  public func resolve<Value: Object>(_ type: Value.Type) -> Value {
+    let key = ObjectIdentifier(type)
+    switch state.withLock({ $0.entries[key] }) {
     case .value(let value):
       return value as! Value
-    case .transient(let factory):
-      return factory(self) as! Value
-    case .factory(let factory):
-      let made = factory(self)
-      let stored: any Sendable = entries.withLock { entries in
-        if case .value(let value) = entries[key] { return value }
-        entries[key] = .value(made)
+    case .transient(let make):
+      return make(self) as! Value
+    case .factory(let make):
+      let made = make(self)
+      let kept = state.withLock { state in
+        if case .value(let value) = state.entries[key] { return value }
+        state.entries[key] = .value(made)
         return made
       }
-      return stored as! Value
+      return kept as! Value
     case nil:
       fatalError("nothing registered for \(type)")
+    }
+  }
+
+  /// The value of `type` under `name`, made by its factory the first time.
+  @inlinable
+  public func resolve<Value: Object>(_ type: Value.Type, name: String) -> Value {
+    let key = NamedKey(type: ObjectIdentifier(type), name: name)
+    switch state.withLock({ $0.named[key] }) {
+    case .value(let value):
+      return value as! Value
+    case .transient(let make):
+      return make(self) as! Value
+    case .factory(let make):
+      let made = make(self)
+      let kept = state.withLock { state in
+        if case .value(let value) = state.named[key] { return value }
+        state.named[key] = .value(made)
+        return made
+      }
+      return kept as! Value
+    case nil:
+      fatalError("nothing registered for \(type) named \(name)")
     }
   }
 }
