@@ -223,27 +223,6 @@ extension Container {
       mark(.fullyReady)
       recordInHistory()
     }
-    // The end of a build asks for none of the rest.
-    if work.hasRareParts { performRareParts(work) }
-    for build in work.submit {
-      let (id, key, qos) = (build.id, build.node.key, build.priority.qos)
-      guard !build.isMainLane else {
-        // One build a turn of the main queue: it carries on with nothing.
-        scheduler.scheduleOnMain(
-          LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
-            self?.runScheduled(id, qos: nil)
-          })
-        continue
-      }
-      scheduler.schedule(
-        LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
-          self?.runScheduled(id, qos: qos)
-        })
-    }
-  }
-
-  /// Timers, waiters and cancellations of `work`.
-  private func performRareParts(_ work: LaunchWork) {
     for build in work.cancelled { recorder.cancelled(build.node, priority: build.priority) }
     for delay in work.timers {
       scheduler.schedule(
@@ -265,6 +244,21 @@ extension Container {
       for case .continuation(let continuation) in work.shutDown {
         continuation.resume(throwing: error)
       }
+    }
+    for build in work.submit {
+      let (id, key, qos) = (build.id, build.node.key, build.priority.qos)
+      guard !build.isMainLane else {
+        // One build a turn of the main queue: it carries on with nothing.
+        scheduler.scheduleOnMain(
+          LaunchJob(describing: "build \(key) on main", qos: qos) { [weak self] in
+            self?.runScheduled(id, qos: nil)
+          })
+        continue
+      }
+      scheduler.schedule(
+        LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
+          self?.runScheduled(id, qos: qos)
+        })
     }
   }
 
@@ -349,16 +343,15 @@ extension Container {
     _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: BuildQoS?
   ) -> ScheduledRun? {
     let now = clock.now()
-    let (next, work) = schedule { schedule in
-      let ended = schedule.finishCarrying(run.id, outcome, carryingOn: qos, now: now)
+    let work = schedule { schedule in
+      let work = schedule.finish(run.id, outcome, carryingOn: qos, now: now)
       // Counted in the same acquisition as the start, as `started` does.
-      if ended.next != nil { runningBuilds.enter() }
-      return ended
+      if work.next != nil { runningBuilds.enter() }
+      return work
     }
     runningBuilds.leave()
-    // The common end of a build asks for nothing but the next build.
-    if let work { perform(work) }
-    return next
+    perform(work)
+    return work.next
   }
 
   /// Counts a build the schedule started among those a shutdown waits for: under the launch
