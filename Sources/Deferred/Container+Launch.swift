@@ -223,26 +223,27 @@ extension Container {
       mark(.fullyReady)
       recordInHistory()
     }
-    for build in work.cancelled { recorder.cancelled(build.node, priority: build.priority) }
-    for delay in work.timers {
-      scheduler.schedule(
-        LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
-          guard let self else { return }
-          self.perform(self.schedule { $0.releaseIdle(upTo: delay, now: self.clock.now()) })
-        },
-        after: delay)
-    }
-    for waiter in work.ready {
-      switch waiter {
-      case .callback(let callback): callback()
-      case .continuation(let continuation): continuation.resume()
-      }
-    }
-    if !work.shutDown.isEmpty {
-      let error = DeferredError(
-        .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: [])
-      for case .continuation(let continuation) in work.shutDown {
-        continuation.resume(throwing: error)
+    for event in work.events {
+      switch event {
+      case .timer(let delay):
+        scheduler.schedule(
+          LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
+            guard let self else { return }
+            self.perform(self.schedule { $0.releaseIdle(upTo: delay, now: self.clock.now()) })
+          },
+          after: delay)
+      case .ready(.callback(let callback)):
+        callback()
+      case .ready(.continuation(let continuation)):
+        continuation.resume()
+      case .shutDown(.callback):
+        break  // released uncalled
+      case .shutDown(.continuation(let continuation)):
+        continuation.resume(
+          throwing: DeferredError(
+            .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: []))
+      case .cancelled(let build):
+        recorder.cancelled(build.node, priority: build.priority)
       }
     }
     for build in work.submit {

@@ -472,3 +472,19 @@ import Testing
     #expect(schedule.phase == .fullyReady)
   }
 }
+
+/// The work's events by kind, as the tests read them.
+extension LaunchWork {
+  var timers: [Duration] {
+    events.compactMap { if case .timer(let delay) = $0 { delay } else { nil } }
+  }
+  var ready: [LaunchSchedule.Waiter] {
+    events.compactMap { if case .ready(let waiter) = $0 { waiter } else { nil } }
+  }
+  var shutDown: [LaunchSchedule.Waiter] {
+    events.compactMap { if case .shutDown(let waiter) = $0 { waiter } else { nil } }
+  }
+  var cancelled: [ScheduledBuild] {
+    events.compactMap { if case .cancelled(let build) = $0 { build } else { nil } }
+  }
+}

@@ -283,7 +283,8 @@ struct LaunchSchedule: Sendable {
     if history != nil { rankByLongestPath() }
     readySync.reserveCapacity(entries.count)
     for id in entries.indices { makeReady(id, at: now) }
-    var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
+    var work = LaunchWork(events: delays.sorted().map(LaunchWork.Event.timer))
+    work.reachedFirstFrame = true
     completeIfDone(&work, at: now)
     work.submit = takeSubmittable().submit
     return .success(work)
@@ -306,7 +307,7 @@ struct LaunchSchedule: Sendable {
         path: cost(of: id) ?? unknownCost, longest: longest, order: id)
     }
     makeReady(id, at: now)
-    return LaunchWork(submit: takeSubmittable().submit, timers: delay.map { [$0] } ?? [])
+    return LaunchWork(submit: takeSubmittable().submit, events: delay.map { [.timer($0)] } ?? [])
   }
 
   /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
@@ -354,12 +355,12 @@ struct LaunchSchedule: Sendable {
     for id in entries.indices where entries[id].isPending {
       if entries[id].status == .submitted { leaveFlight(id) }
       entries[id].status = .cancelled
-      work.cancelled.append(scheduledBuild(id))
+      work.events.append(.cancelled(scheduledBuild(id)))
     }
     readySync.removeAll()
     readyMain.removeAll()
     readyAsync = []
-    work.shutDown = waiters
+    work.events += waiters.map(LaunchWork.Event.shutDown)
     waiters = []
     return work
   }
@@ -368,8 +369,8 @@ struct LaunchSchedule: Sendable {
   mutating func addFullyReadyWaiter(_ waiter: Waiter) -> LaunchWork {
     var work = LaunchWork()
     switch phase {
-    case .fullyReady: work.ready = [waiter]
-    case .shutDown: work.shutDown = [waiter]
+    case .fullyReady: work.events = [.ready(waiter)]
+    case .shutDown: work.events = [.shutDown(waiter)]
     default: waiters.append(waiter)
     }
     return work
@@ -437,7 +438,7 @@ struct LaunchSchedule: Sendable {
     phase = .fullyReady
     milestones.fullyReady = now
     work.reachedFullyReady = true
-    work.ready = waiters
+    work.events += waiters.map(LaunchWork.Event.ready)
     waiters = []
   }
 
@@ -460,14 +461,22 @@ struct LaunchSchedule: Sendable {
     case .idle(let idle): delay = idle.duration
     default: return nil
     }
-    guard entryIDs[ObjectIdentifier(node)] == nil else { return nil }
+    // Claims the next number for the node, unless it has one: one lookup.
     let id = entries.count
+    var isNew = false
+    Self.claim(&entryIDs[ObjectIdentifier(node), default: -1], id, &isNew)
+    guard isNew else { return nil }
     let released = delay == nil || idleRequested
     entries.append(Entry(node: node, priority: priority, id: id, released: released))
-    entryIDs[ObjectIdentifier(node)] = id
     if !released { unreleased.append(id) }
     remaining += 1
     return (id, delay)
+  }
+
+  /// Sets `slot` to `id` if it holds no number (-1).
+  private static func claim(_ slot: inout EntryID, _ id: EntryID, _ isNew: inout Bool) {
+    isNew = slot < 0
+    if isNew { slot = id }
   }
 
   /// Gates entry `id` on the nearest scheduled services it needs that run in the same stage

@@ -1,20 +1,30 @@
 /// What a transition of the ``LaunchSchedule`` asks the container to do, outside the launch
-/// lock: builds to hand to the scheduler, the build the finishing thread runs next, timers to
-/// arm, waiters to tell, cancelled builds to record.
+/// lock: builds to hand to the scheduler, the build the finishing thread runs next, and the
+/// rarer events (timers, waiters, cancellations) in the order they came.
+///
+/// The end of a build, the common transition, asks for builds and the next one only: the
+/// rarer parts share one list, so that the work it returns through the lock holds three
+/// references.
 struct LaunchWork {
+  /// Something other than a build to do.
+  enum Event {
+    /// Arm a timer that releases the idle entries of at most this delay.
+    case timer(Duration)
+    /// Tell this waiter that the app is fully ready.
+    case ready(LaunchSchedule.Waiter)
+    /// Tell this waiter that the container shut down: a continuation throws, a callback is
+    /// released uncalled.
+    case shutDown(LaunchSchedule.Waiter)
+    /// Record that a shutdown cancelled this build.
+    case cancelled(ScheduledBuild)
+  }
+
   /// Builds to hand to the scheduler, a job each.
   var submit: [ScheduledBuild] = []
   /// The build the finishing thread runs next, started already.
   var next: ScheduledRun?
-  /// Idle delays to arm a timer for.
-  var timers: [Duration] = []
-  /// To tell that the app is fully ready.
-  var ready: [LaunchSchedule.Waiter] = []
-  /// To tell that the container shut down: continuations throw, callbacks are released
-  /// uncalled.
-  var shutDown: [LaunchSchedule.Waiter] = []
-  /// Entries a shutdown cancelled, to record.
-  var cancelled: [ScheduledBuild] = []
+  /// Everything else to do, in order.
+  var events: [Event] = []
   /// For a shutdown: whether builds may be running, to wait for.
   var awaitRunning = false
   /// Milestones this transition reached, to mark for Instruments.

@@ -3,7 +3,12 @@
 /// Ranks are distinct (each ends with the entry's registration order), so the order in which
 /// entries come out does not depend on the order they went in.
 struct RankedQueue: Sendable {
-  private var items: [(rank: UInt64, id: LaunchSchedule.EntryID)] = []
+  private struct Item: Sendable {
+    let rank: UInt64
+    let id: LaunchSchedule.EntryID
+  }
+
+  private var items: [Item] = []
 
   var isEmpty: Bool { items.isEmpty }
 
@@ -12,34 +17,38 @@ struct RankedQueue: Sendable {
     items.reserveCapacity(capacity)
   }
 
-  /// Queues entry `id` of `rank`.
+  /// Queues entry `id` of `rank`: moves parents of a higher rank down a level until the
+  /// entry's place is found.
   mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64) {
-    items.append((rank, id))
-    var child = items.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard items[child].rank < items[parent].rank else { break }
-      items.swapAt(child, parent)
-      child = parent
+    let item = Item(rank: rank, id: id)
+    items.append(item)
+    var hole = items.count - 1
+    while hole > 0 {
+      let parent = (hole - 1) / 2
+      guard rank < items[parent].rank else { break }
+      items[hole] = items[parent]
+      hole = parent
     }
+    items[hole] = item
   }
 
-  /// Takes the entry of the lowest rank.
+  /// Takes the entry of the lowest rank: the last item fills its place, and moves down past
+  /// every child of a lower rank.
   mutating func pop() -> LaunchSchedule.EntryID? {
-    guard !items.isEmpty else { return nil }
-    items.swapAt(0, items.count - 1)
-    let best = items.removeLast().id
-    var parent = 0
+    guard let last = items.popLast() else { return nil }
+    guard !items.isEmpty else { return last.id }
+    let best = items[0].id
+    var hole = 0
     while true {
-      let left = parent * 2 + 1
-      let right = left + 1
-      var smallest = parent
-      if left < items.count && items[left].rank < items[smallest].rank { smallest = left }
-      if right < items.count && items[right].rank < items[smallest].rank { smallest = right }
-      guard smallest != parent else { return best }
-      items.swapAt(parent, smallest)
-      parent = smallest
+      var child = hole * 2 + 1
+      guard child < items.count else { break }
+      if child + 1 < items.count && items[child + 1].rank < items[child].rank { child += 1 }
+      guard items[child].rank < last.rank else { break }
+      items[hole] = items[child]
+      hole = child
     }
+    items[hole] = last
+    return best
   }
 
   mutating func removeAll() { items = [] }
