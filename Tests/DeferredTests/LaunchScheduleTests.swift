@@ -191,6 +191,8 @@ import Testing
     var holding = Self.schedule(in: .launched)
     #expect(try holding.firstFrameDrawn(nodes: [late], now: 1).get().submit.count == 1)
     #expect(holding.adopt(node: late, now: 2).submit.isEmpty)
+    #expect(holding.entryID(for: late) == 0)
+    #expect(holding.remaining == 1)
     // The first frame first, its read missing the node: adopting schedules it, and readiness
     // waits for it.
     let other = try graph.node("other")

@@ -422,8 +422,7 @@ struct LaunchSchedule: Sendable {
       skipDependents(of: id)
     }
     let (submit, carried) = takeSubmittable(carryingOn: qos)
-    var work = LaunchWork(submit: submit)
-    work.next = carried.flatMap { start($0, now: now) }
+    var work = LaunchWork(submit: submit, next: carried.flatMap { start($0, now: now) })
     completeIfDone(&work, at: now)
     return work
   }
@@ -461,22 +460,17 @@ struct LaunchSchedule: Sendable {
     case .idle(let idle): delay = idle.duration
     default: return nil
     }
-    // Claims the next number for the node, unless it has one: one lookup.
     let id = entries.count
-    var isNew = false
-    Self.claim(&entryIDs[ObjectIdentifier(node), default: -1], id, &isNew)
-    guard isNew else { return nil }
+    // One lookup in the common case; a node scheduled already keeps its number.
+    if let scheduled = entryIDs.updateValue(id, forKey: ObjectIdentifier(node)) {
+      entryIDs[ObjectIdentifier(node)] = scheduled
+      return nil
+    }
     let released = delay == nil || idleRequested
     entries.append(Entry(node: node, priority: priority, id: id, released: released))
     if !released { unreleased.append(id) }
     remaining += 1
     return (id, delay)
-  }
-
-  /// Sets `slot` to `id` if it holds no number (-1).
-  private static func claim(_ slot: inout EntryID, _ id: EntryID, _ isNew: inout Bool) {
-    isNew = slot < 0
-    if isNew { slot = id }
   }
 
   /// Gates entry `id` on the nearest scheduled services it needs that run in the same stage
