@@ -312,7 +312,7 @@ extension AnyNode {
           throw DeferredError.cycle(closing: key, chain: context.chain)
         }
         if let limit = owner.waitLimit {
-          if making.done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .timedOut {
+          if making.done.wait(timeout: .after(limit)) == .timedOut {
             throw DeferredError(.waitTimedOut, key: key, chain: context.chain + [key])
           }
         } else {

@@ -223,8 +223,29 @@ extension Container {
       mark(.fullyReady)
       recordInHistory()
     }
-    // The end of a build asks for none of the rest.
-    if work.hasRareParts { performRareParts(work) }
+    for event in work.events {
+      switch event {
+      case .timer(let delay):
+        scheduler.schedule(
+          LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
+            guard let self else { return }
+            self.perform(self.schedule { $0.releaseIdle(upTo: delay, now: self.clock.now()) })
+          },
+          after: delay)
+      case .ready(.callback(let callback)):
+        callback()
+      case .ready(.continuation(let continuation)):
+        continuation.resume()
+      case .shutDown(.callback):
+        break  // released uncalled
+      case .shutDown(.continuation(let continuation)):
+        continuation.resume(
+          throwing: DeferredError(
+            .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: []))
+      case .cancelled(let build):
+        recorder.cancelled(build.node, priority: build.priority)
+      }
+    }
     for build in work.submit {
       let (id, key, qos) = (build.id, build.node.key, build.priority.qos)
       guard !build.isMainLane else {
@@ -239,32 +260,6 @@ extension Container {
         LaunchJob(describing: "build \(key)", qos: qos) { [weak self] in
           self?.runScheduled(id, qos: qos)
         })
-    }
-  }
-
-  /// Timers, waiters and cancellations of `work`.
-  private func performRareParts(_ work: LaunchWork) {
-    for build in work.cancelled { recorder.cancelled(build.node, priority: build.priority) }
-    for delay in work.timers {
-      scheduler.schedule(
-        LaunchJob(label: "idle after \(delay)", qos: .background) { [weak self] in
-          guard let self else { return }
-          self.perform(self.schedule { $0.releaseIdle(upTo: delay, now: self.clock.now()) })
-        },
-        after: delay)
-    }
-    for waiter in work.ready {
-      switch waiter {
-      case .callback(let callback): callback()
-      case .continuation(let continuation): continuation.resume()
-      }
-    }
-    if !work.shutDown.isEmpty {
-      let error = DeferredError(
-        .shutDown, key: AnyServiceKey(Container.self, name: "fullyReady"), chain: [])
-      for case .continuation(let continuation) in work.shutDown {
-        continuation.resume(throwing: error)
-      }
     }
   }
 
@@ -349,16 +344,15 @@ extension Container {
     _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: BuildQoS?
   ) -> ScheduledRun? {
     let now = clock.now()
-    let (next, work) = schedule { schedule in
-      let ended = schedule.finishCarrying(run.id, outcome, carryingOn: qos, now: now)
+    let work = schedule { schedule in
+      let work = schedule.finish(run.id, outcome, carryingOn: qos, now: now)
       // Counted in the same acquisition as the start, as `started` does.
-      if ended.next != nil { runningBuilds.enter() }
-      return ended
+      if work.next != nil { runningBuilds.enter() }
+      return work
     }
     runningBuilds.leave()
-    // The common end of a build asks for nothing but the next build.
-    if let work { perform(work) }
-    return next
+    perform(work)
+    return work.next
   }
 
   /// Counts a build the schedule started among those a shutdown waits for: under the launch

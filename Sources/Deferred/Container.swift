@@ -35,7 +35,8 @@ public final class Container: Sendable {
   public let parent: Container?
 
   /// How long a thread waits for another thread's build of a service before it fails with
-  /// ``DeferredError/Code/waitTimedOut``; `nil` waits as long as it takes.
+  /// ``DeferredError/Code/waitTimedOut``; `nil` waits as long as it takes, and so does a limit
+  /// beyond about 146 years. A negative limit does not wait.
   public let waitLimit: Duration?
 
   let registry = Locked(Registry())

@@ -18,8 +18,9 @@ public struct DispatchScheduler: LaunchScheduler {
   ///   - job: The work.
   ///   - delay: How long to wait first.
   public func schedule(_ job: LaunchJob, after delay: Duration) {
-    let deadline = DispatchTime.now() + .nanoseconds(Int(delay.nanoseconds))
-    DispatchQueue.global(qos: job.qos.dispatchQoS).asyncAfter(deadline: deadline) { job.run() }
+    DispatchQueue.global(qos: job.qos.dispatchQoS).asyncAfter(deadline: .after(delay)) {
+      job.run()
+    }
   }
 }
 

@@ -57,11 +57,3 @@ public struct MonotonicClock: LaunchClock {
       &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
   }
 }
-
-extension Duration {
-  /// The duration in whole nanoseconds (negative durations count as zero).
-  var nanoseconds: UInt64 {
-    let (seconds, attoseconds) = components
-    return UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-  }
-}

@@ -50,10 +50,13 @@ public final class ManualClock: LaunchClock {
 
   /// Moves the clock forward, then fires the timers that fell due, earliest first.
   ///
+  /// The clock never goes back: a negative duration leaves it where it is. It stops at its
+  /// last reading, `UInt64.max` nanoseconds (about 584 years), where every timer is due.
+  ///
   /// - Parameter duration: How far to move.
   public func advance(by duration: Duration) {
     let due = state.withLock { state in
-      state.now += duration.nanoseconds
+      state.now = deadline(after: duration, from: state.now)
       let now = state.now
       reading.store(now, ordering: .releasing)
       let due = state.timers.filter { $0.deadline <= now }.sorted {
@@ -69,7 +72,7 @@ public final class ManualClock: LaunchClock {
   func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
     let fireNow = state.withLock { state in
       guard delay > .zero else { return true }
-      state.timers.append((state.now + delay.nanoseconds, state.nextOrder, fire))
+      state.timers.append((deadline(after: delay, from: state.now), state.nextOrder, fire))
       state.nextOrder += 1
       return false
     }

@@ -52,6 +52,9 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   /// Built in the background a while after the first frame, or as soon as the app says it is
   /// idle, whichever comes first.
   ///
+  /// A negative delay counts as zero. A delay longer than the clock reaches (about 146 years
+  /// on Dispatch's) never passes: the service waits for ``Container/appIsIdle()``.
+  ///
   /// - Parameter delay: How long after the first frame to wait.
   public static func idle(after delay: Duration = .seconds(10)) -> Priority {
     Priority(kind: .idle(IdleDelay(delay)))
@@ -158,7 +161,8 @@ extension Priority {
         // `Duration`'s description: "10.0 seconds".
         guard
           let exact = idleDelay
-            ?? delay.split(separator: " ").first.flatMap({ Double($0) }).map(Duration.seconds)
+            ?? delay.split(separator: " ").first.flatMap({ Double($0) }).flatMap(
+              Duration.init(saturatingSeconds:))
         else { return nil }
         self = .idle(after: exact)
       } else {

@@ -191,6 +191,8 @@ import Testing
     var holding = Self.schedule(in: .launched)
     #expect(try holding.firstFrameDrawn(nodes: [late], now: 1).get().submit.count == 1)
     #expect(holding.adopt(node: late, now: 2).submit.isEmpty)
+    #expect(holding.entryID(for: late) == 0)
+    #expect(holding.remaining == 1)
     // The first frame first, its read missing the node: adopting schedules it, and readiness
     // waits for it.
     let other = try graph.node("other")
@@ -470,5 +472,21 @@ import Testing
       _ = schedule.finish(id, .failed, now: 5)
     }
     #expect(schedule.phase == .fullyReady)
+  }
+}
+
+/// The work's events by kind, as the tests read them.
+extension LaunchWork {
+  var timers: [Duration] {
+    events.compactMap { if case .timer(let delay) = $0 { delay } else { nil } }
+  }
+  var ready: [LaunchSchedule.Waiter] {
+    events.compactMap { if case .ready(let waiter) = $0 { waiter } else { nil } }
+  }
+  var shutDown: [LaunchSchedule.Waiter] {
+    events.compactMap { if case .shutDown(let waiter) = $0 { waiter } else { nil } }
+  }
+  var cancelled: [ScheduledBuild] {
+    events.compactMap { if case .cancelled(let build) = $0 { build } else { nil } }
   }
 }

@@ -394,25 +394,3 @@ final class Conversions: Sendable {}
     }
   }
 }
-
-@Suite struct EntryTableTests {
-  /// Every entry is found by its node, through growth and collisions; nodes without one are not.
-  @Test func findsEveryEntryByItsNode() {
-    let container = Container()
-    func node(_ index: Int) -> AnyNode {
-      AnyNode(
-        key: AnyServiceKey(Storage.self, name: "s\(index)"), scope: .singleton,
-        priority: .afterFirstFrame(), dependencies: [], owner: container,
-        factory: .producing { _ in Storage() })
-    }
-    let nodes = (0..<1000).map(node)
-    var table = EntryTable()
-    for (order, node) in nodes.enumerated() where order % 2 == 0 {
-      table.insert(node, id: order)
-    }
-    #expect(table.count == 500)
-    for (order, node) in nodes.enumerated() {
-      #expect(table[node] == (order % 2 == 0 ? order : nil))
-    }
-  }
-}

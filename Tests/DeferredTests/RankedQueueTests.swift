@@ -2,74 +2,60 @@ import Testing
 
 @testable import Deferred
 
-/// The ready queues: a bit set by the first frame's rank order beside a heap, whose order must
-/// be the plain heap's for the same pushes and pops; and, through the schedule, each build
-/// handed over is the best ready one, over generated graphs.
+/// The ready queues: entries come out lowest rank first, whatever the order of pushes and pops;
+/// and, through the schedule, each build handed over is the best ready one, over generated
+/// graphs.
 @Suite struct RankedQueueTests {
-  /// A queued entry, as the queue sees it: its number, its rank, its position or -1.
-  struct Item {
-    let id: Int
-    let rank: UInt64
-    var position = -1
+  /// Distinct random ranks, by entry number: the low bits are the number, as in the
+  /// schedule's ranks.
+  static func ranks(count: Int, _ random: inout SplitMix) -> [UInt64] {
+    (0..<count).map { id in random.next() << 20 | UInt64(id) }
   }
 
-  /// Items of distinct random ranks, numbered by their order; a random part of them (the
-  /// first frame's) numbered in rank order, the others (added later) with no position.
-  static func items(count: Int, _ random: inout SplitMix) -> (items: [Item], positioned: Int) {
-    var items = (0..<count).map { id in
-      // Distinct: the low bits are the order, as in the schedule's ranks.
-      Item(id: id, rank: random.next() << 20 | UInt64(id))
-    }
-    let positioned = items.indices.filter { _ in random.below(4) != 0 }.sorted {
-      items[$0].rank < items[$1].rank
-    }
-    for (position, index) in positioned.enumerated() { items[index].position = position }
-    return (items, positioned.count)
-  }
-
-  @Test func theQueuesOrderIsTheHeapsForTheSamePushesAndPops() {
+  @Test func eachPopTakesTheLowestRankQueued() {
     var random = SplitMix(seed: 0x0DDB_A11)
     for _ in 0..<300 {
-      let count = 1 + random.below([3, 70, 300][random.below(3)])
-      let (items, positioned) = Self.items(count: count, &random)
+      let ranks = Self.ranks(count: 1 + random.below([3, 70, 300][random.below(3)]), &random)
       var queue = RankedQueue()
-      queue.reservePositions(positioned)
-      var heap = RankedHeap()
-      var waiting = items.map(\.id)
-      var queued = 0
+      var waiting = Array(ranks.indices)
+      var queued: Set<Int> = []
       var popped: [Int] = []
       // Pushes and pops interleaved at random; a popped entry may come back (a pause).
-      while !waiting.isEmpty || queued > 0 {
-        if !waiting.isEmpty && (queued == 0 || random.below(3) != 0) {
-          let item = items[waiting.remove(at: random.below(waiting.count))]
-          queue.push(item.id, rank: item.rank, position: item.position)
-          heap.push(item.id, rank: item.rank)
-          queued += 1
+      while !waiting.isEmpty || !queued.isEmpty {
+        if !waiting.isEmpty && (queued.isEmpty || random.below(3) != 0) {
+          let id = waiting.remove(at: random.below(waiting.count))
+          queue.push(id, rank: ranks[id])
+          queued.insert(id)
         } else {
-          let (got, expected) = (queue.pop(), heap.pop())
-          #expect(got != nil)
+          let expected = queued.min { ranks[$0] < ranks[$1] }
+          let got = queue.pop()
           #expect(got == expected)
-          queued -= 1
-          if let got { popped.append(got) }
-          if let got, random.below(10) == 0 { waiting.append(got) }
+          guard let got else { break }
+          queued.remove(got)
+          popped.append(got)
+          if random.below(10) == 0 { waiting.append(got) }
         }
       }
+      #expect(queue.isEmpty)
       #expect(queue.pop() == nil)
-      #expect(Set(popped).count == items.count)
+      #expect(Set(popped).count == ranks.count)
     }
   }
 
   @Test func anEmptiedQueueTakesEntriesAgain() {
     var random = SplitMix(seed: 7)
-    let (items, positioned) = Self.items(count: 200, &random)
+    let ranks = Self.ranks(count: 200, &random)
     var queue = RankedQueue()
-    queue.reservePositions(positioned)
-    for item in items { queue.push(item.id, rank: item.rank, position: item.position) }
+    queue.reserveCapacity(ranks.count)
+    for (id, rank) in ranks.enumerated() { queue.push(id, rank: rank) }
     let first = (0..<200).compactMap { _ in queue.pop() }
-    #expect(first.map { items[$0].rank } == items.map(\.rank).sorted())
+    #expect(first.map { ranks[$0] } == ranks.sorted())
     #expect(queue.pop() == nil)
-    for item in items.reversed() { queue.push(item.id, rank: item.rank, position: item.position) }
+    for (id, rank) in ranks.enumerated().reversed() { queue.push(id, rank: rank) }
     #expect((0..<200).compactMap { _ in queue.pop() } == first)
+    queue.push(0, rank: ranks[0])
+    queue.removeAll()
+    #expect(queue.pop() == nil)
   }
 
   /// Generated graphs scheduled to the end: every build handed over (to the scheduler or to

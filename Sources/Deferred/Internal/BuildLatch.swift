@@ -53,8 +53,7 @@ final class BuildLatch: @unchecked Sendable {
       let loan = PriorityDonation.begin(to: owner.recipient)
       defer { PriorityDonation.end(loan) }
       if let limit {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
-        if group.wait(timeout: deadline) == .timedOut { return nil }
+        if group.wait(timeout: .after(limit)) == .timedOut { return nil }
       } else {
         group.wait()
       }

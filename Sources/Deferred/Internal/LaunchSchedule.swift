@@ -36,8 +36,8 @@
 /// ended, whatever its end. Gates come only from entries of the same stage or an earlier one,
 /// so they form no loop but a dependency cycle; the first frame's entries on one are ungated
 /// from each other, and their builds fail with the cycle.
-struct LaunchSchedule {
-  enum Phase: UInt8, Equatable {
+struct LaunchSchedule: Sendable {
+  enum Phase: UInt8, Equatable, Sendable {
     case notLaunched
     case launching
     /// Critical services built; waiting for the first frame.
@@ -50,7 +50,7 @@ struct LaunchSchedule {
     case shutDown
   }
 
-  enum Status: Equatable {
+  enum Status: Equatable, Sendable {
     /// Waiting for scheduled dependencies, or for its idle time.
     case blocked
     /// May be handed to the scheduler.
@@ -67,22 +67,18 @@ struct LaunchSchedule {
   }
 
   /// How a build that ran ended.
-  enum Outcome: Equatable {
+  enum Outcome: Equatable, Sendable {
     case built
     case failed
   }
 
-  /// An entry's name: its place in the schedule's one list of entries, the order it was added
-  /// in. Entries are values in that list, linked to each other by these numbers: no object
-  /// per entry, nothing to retain but its node.
+  /// An entry's name: its place in the schedule's list of entries, which is also the order it
+  /// was added in (the registration order).
   typealias EntryID = Int
 
-  /// One deferred build, a value in the schedule's list of entries (named by its
-  /// ``EntryID``). Its dependents are a range of the schedule's one list of the first frame's
-  /// dependents (made once, no list per entry), plus a list of its own for those gated on it
-  /// later. Read and written only under the launch lock, as part of the schedule; outside,
-  /// a copy (tests) or a ``ScheduledBuild`` names it.
-  struct Entry {
+  /// One deferred build. Entries are values in the schedule's list, linked to each other by
+  /// their numbers, so that a launch makes no object per entry.
+  struct Entry: Sendable {
     let node: AnyNode
     let priority: Priority
     /// Whether the node's factory is async: such a build holds no thread while it waits, and
@@ -91,21 +87,13 @@ struct LaunchSchedule {
     /// Whether it is built on the main-thread lane (a synchronous main-actor service): one
     /// build at a time, one per turn of the main queue.
     let isMainLane: Bool
-    /// Registration order, to keep builds of equal rank in the order the app registered them.
-    let order: Int
     /// The rank's minor key, within a stage and quality of service: the registration order;
     /// with a history, the longest remaining path first (`rankByLongestPath`).
     fileprivate(set) var minorRank: UInt64
-    /// Stage, quality of service and minor rank in one key, lower first: set once its minor
-    /// rank is final, before it is first ready.
-    fileprivate(set) var rank: UInt64 = 0
-    /// Its place among its ready queue's first-frame entries in rank order (the queue's bit
-    /// set), or -1: an entry added after the first frame waits in the queue's heap.
-    fileprivate(set) var position = -1
     /// Scheduled dependencies not built yet.
     fileprivate(set) var gates = 0
     /// Its first-frame dependents: `dependentsCount` of the schedule's `dependentList` from
-    /// `dependentsStart`.
+    /// `dependentsStart` (one list for the whole first frame, not a list per entry).
     fileprivate var dependentsStart = 0
     fileprivate var dependentsCount = 0
     /// Dependents gated on it after the first frame (registered late): most have none.
@@ -117,20 +105,18 @@ struct LaunchSchedule {
     fileprivate(set) var status = Status.blocked
     /// When it became ready to run, for the time it spent queued.
     fileprivate(set) var readyAt: UInt64?
-    /// Scratch of the search for cycles: visit order and lowest reachable, or -1.
-    fileprivate var visit = -1
-    fileprivate var low = 0
-    fileprivate var onStack = false
 
-    init(node: AnyNode, priority: Priority, order: Int, released: Bool) {
+    init(node: AnyNode, priority: Priority, id: EntryID, released: Bool) {
       self.node = node
       self.priority = priority
       self.isAsync = node.isAsync
       self.isMainLane = node.isMainActor && !node.isAsync
-      self.order = order
-      self.minorRank = UInt64(order)
+      self.minorRank = UInt64(id)
       self.released = released
     }
+
+    /// Stage, quality of service and minor rank in one key: lower runs first.
+    var rank: UInt64 { LaunchSchedule.rank(priority, minor: minorRank) }
 
     var isFinished: Bool {
       switch status {
@@ -165,13 +151,13 @@ struct LaunchSchedule {
   /// then those adopted later.
   private var entries: [Entry] = []
   /// The entries' numbers by node.
-  private var entryIDs = EntryTable()
-  /// Synchronous entries that may run now, best first; async ones, in the order they became
-  /// ready. Entries skipped or cancelled meanwhile are dropped when they come up.
+  private var entryIDs: [ObjectIdentifier: EntryID] = [:]
+  /// Synchronous background entries that may run now, best first; main-lane ones likewise;
+  /// async ones in the order they became ready. An entry skipped or cancelled meanwhile is
+  /// dropped when it comes up.
   private var readySync = RankedQueue()
-  private var readyAsync: [EntryID] = []
-  /// Main-lane entries that may run now, best first.
   private var readyMain = RankedQueue()
+  private var readyAsync: [EntryID] = []
   /// Synchronous background builds handed to the scheduler or running: bounded by `width`.
   private(set) var inFlight = 0
   /// Whether a main-lane build is handed to the main queue or running: the next one is handed
@@ -180,18 +166,17 @@ struct LaunchSchedule {
   /// Entries not ended yet.
   private(set) var remaining = 0
   private var waiters: [Waiter] = []
-  /// The lists `gate` keeps as it goes, kept here empty between calls so that their memory is
-  /// allocated once a launch, not once an entry.
-  private var gateSeen: [ObjectIdentifier] = []
   /// Idle entries not released yet, in the order they were added: what `releaseIdle` looks at,
   /// instead of every entry.
   private var unreleased: [EntryID] = []
+  /// The first frame's dependents, entry by entry (``Entry/dependentsStart``), in the order
+  /// they were gated.
+  private var dependentList: [EntryID] = []
+  /// Scratch of `gate`, empty between calls: kept so that a launch allocates it once.
+  private var gateSeen: Set<ObjectIdentifier> = []
   private var gateThrough: [AnyNode] = []
   /// Numbers the `gate` calls, for ``Entry/gatedBy``.
   private var gateCalls = 0
-  /// The first frame's dependents, entry by entry (``Entry/dependentsStart``): made once, at
-  /// the first frame, in the order they were gated.
-  private var dependentList: [EntryID] = []
   /// How many synchronous builds may be in flight at once.
   let width: Int
   /// What past launches cost, to run the longest remaining path first; `nil`: registration
@@ -210,10 +195,10 @@ struct LaunchSchedule {
   var isFullyReady: Bool { phase == .fullyReady }
 
   /// The number of `node`'s entry, if it is scheduled.
-  func entryID(for node: AnyNode) -> EntryID? { entryIDs[node] }
+  func entryID(for node: AnyNode) -> EntryID? { entryIDs[ObjectIdentifier(node)] }
 
   /// A copy of the entry of `node`, if it is scheduled.
-  func entry(for node: AnyNode) -> Entry? { entryIDs[node].map { entries[$0] } }
+  func entry(for node: AnyNode) -> Entry? { entryID(for: node).map { entries[$0] } }
 
   /// A copy of the entry numbered `id`.
   func entry(_ id: EntryID) -> Entry { entries[id] }
@@ -283,34 +268,25 @@ struct LaunchSchedule {
     phase = .deferring
     milestones.firstFrame = now
     let nodes = nodes()
-    var delays: Set<Duration> = []
-    var lastDelay: Duration?
-    // The first frame's entries are the first: `0 ..< entries.count` once they are added.
     entries.reserveCapacity(nodes.count)
     entryIDs.reserveCapacity(nodes.count)
-    for (order, node) in nodes.enumerated() {
-      guard let (_, delay) = addEntry(node, order: order) else { continue }
-      // Idle services share a few delays: a delay like the last one is not hashed again.
-      if let delay, delay != lastDelay {
-        delays.insert(delay)
-        lastDelay = delay
-      }
+    var delays: Set<Duration> = []
+    for node in nodes {
+      if let (_, delay) = addEntry(node), let delay { delays.insert(delay) }
     }
-    // The gates' edges, as the number of the entry gated on, grouped by the entry gated (in
-    // order): one list, made into the lists of dependents once.
+    // Each entry's gates, as the number of the entry gated on, grouped by the entry gated.
     var edges: [EntryID] = []
     edges.reserveCapacity(entries.count * 2)
-    for id in entries.indices { gate(id, edges: &edges, recording: true) }
-    // Every gate on an entry registered earlier: no cycle, and the entries' order is a
-    // topological order.
-    let forward = linkDependents(edges: edges)
-    if !forward { ungateCycles() }
-    if history != nil { rankByLongestPath(topological: forward) }
-    placeInRankOrder()
+    for id in entries.indices { gate(id, into: &edges) }
+    // With every gate on an earlier entry, no gate closes a cycle.
+    if !linkDependents(edges: edges) { ungateCycles() }
+    if history != nil { rankByLongestPath() }
+    readySync.reserveCapacity(entries.count)
     for id in entries.indices { makeReady(id, at: now) }
-    var work = LaunchWork(timers: delays.sorted(), reachedFirstFrame: true)
+    var work = LaunchWork(events: delays.sorted().map(LaunchWork.Event.timer))
+    work.reachedFirstFrame = true
     completeIfDone(&work, at: now)
-    work.submit = takeSubmittable()
+    work.submit = takeSubmittable().submit
     return .success(work)
   }
 
@@ -318,22 +294,20 @@ struct LaunchSchedule {
   /// Once fully ready, the app stays so: the service is built, and nobody waits for it. Before
   /// the first frame, nothing: the first frame's nodes hold it.
   mutating func adopt(node: AnyNode, now: UInt64) -> LaunchWork {
-    guard phase == .deferring || phase == .fullyReady,
-      let (id, delay) = addEntry(node, order: entries.count)
-    else { return LaunchWork() }
+    guard phase == .deferring || phase == .fullyReady, let (id, delay) = addEntry(node) else {
+      return LaunchWork()
+    }
     // A new entry has no dependents yet: it can close no loop but through itself, which
     // `gate` leaves out. Its path is its own cost: the first frame's paths are not made again.
-    var noEdges: [EntryID] = []
-    gate(id, edges: &noEdges, recording: false)
+    var gatedOn: [EntryID] = []
+    gate(id, into: &gatedOn)
+    for scheduled in gatedOn { entries[scheduled].laterDependents.append(id) }
     if let (unknownCost, longest) = pathScale {
       entries[id].minorRank = Self.pathRank(
-        path: cost(of: id) ?? unknownCost, longest: longest, order: entries[id].order)
+        path: cost(of: id) ?? unknownCost, longest: longest, order: id)
     }
-    entries[id].rank = Self.rank(entries[id].priority, minor: entries[id].minorRank)
     makeReady(id, at: now)
-    var work = LaunchWork(timers: delay.map { [$0] } ?? [])
-    work.submit = takeSubmittable()
-    return work
+    return LaunchWork(submit: takeSubmittable().submit, events: delay.map { [.timer($0)] } ?? [])
   }
 
   /// Releases idle entries whose delay is at most `limit` (all of them for `nil`).
@@ -351,7 +325,7 @@ struct LaunchSchedule {
       makeReady(id, at: now)
     }
     unreleased = kept
-    return LaunchWork(submit: takeSubmittable())
+    return LaunchWork(submit: takeSubmittable().submit)
   }
 
   /// The app is idle: idle entries, now and later, are released at once.
@@ -368,7 +342,7 @@ struct LaunchSchedule {
   /// Lets builds go on after ``pause()``.
   mutating func resume() -> LaunchWork {
     paused = false
-    return LaunchWork(submit: takeSubmittable())
+    return LaunchWork(submit: takeSubmittable().submit)
   }
 
   /// Any phase → `shutDown`, for good: entries that have not started are cancelled, waiters
@@ -378,17 +352,15 @@ struct LaunchSchedule {
     var work = LaunchWork()
     work.awaitRunning = phase == .deferring || phase == .fullyReady
     phase = .shutDown
-    var cancelled: [ScheduledBuild] = []
     for id in entries.indices where entries[id].isPending {
       if entries[id].status == .submitted { leaveFlight(id) }
       entries[id].status = .cancelled
-      cancelled.append(scheduledBuild(id))
+      work.events.append(.cancelled(scheduledBuild(id)))
     }
-    work.cancelled = cancelled
     readySync.removeAll()
     readyMain.removeAll()
     readyAsync = []
-    work.shutDown = waiters
+    work.events += waiters.map(LaunchWork.Event.shutDown)
     waiters = []
     return work
   }
@@ -397,8 +369,8 @@ struct LaunchSchedule {
   mutating func addFullyReadyWaiter(_ waiter: Waiter) -> LaunchWork {
     var work = LaunchWork()
     switch phase {
-    case .fullyReady: work.ready = [waiter]
-    case .shutDown: work.shutDown = [waiter]
+    case .fullyReady: work.events = [.ready(waiter)]
+    case .shutDown: work.events = [.shutDown(waiter)]
     default: waiters.append(waiter)
     }
     return work
@@ -429,61 +401,30 @@ struct LaunchSchedule {
 
   /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
   /// starts the first synchronous one of that quality of service for the finishing thread to
-  /// run next (``LaunchWork/next``); on failure, skips the entries that need it.
+  /// run next (``LaunchWork/next``): a job per build would cost a queue hop each. On failure,
+  /// skips the entries that need it.
   mutating func finish(
     _ id: EntryID, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
-    let (next, work) = finishCarrying(id, outcome, carryingOn: qos, now: now)
-    var result = work ?? LaunchWork()
-    result.next = next
-    return result
-  }
-
-  /// ``finish(_:_:carryingOn:now:)``, with the build to run next apart from the rest of the
-  /// work, and no work (`nil`) when there is nothing else to do: the common end of a build
-  /// makes, moves and drops no ``LaunchWork``.
-  mutating func finishCarrying(
-    _ id: EntryID, _ outcome: Outcome, carryingOn qos: BuildQoS?, now: UInt64
-  ) -> (next: ScheduledRun?, work: LaunchWork?) {
-    guard entries[id].status == .running else { return (nil, nil) }
+    guard entries[id].status == .running else { return LaunchWork() }
     leaveFlight(id)
     remaining -= 1
     switch outcome {
     case .built:
       entries[id].status = .built
-      var index = entries[id].dependentsStart
-      let end = index + entries[id].dependentsCount
-      while index < end {
-        let dependent = dependentList[index]
+      for index in 0..<dependentCount(of: id) {
+        let dependent = dependent(of: id, at: index)
         entries[dependent].gates -= 1
         makeReady(dependent, at: now)
-        index += 1
-      }
-      if !entries[id].laterDependents.isEmpty {
-        for dependent in entries[id].laterDependents {
-          entries[dependent].gates -= 1
-          makeReady(dependent, at: now)
-        }
       }
     case .failed:
       entries[id].status = .failed
-      var queue = dependents(of: id)
-      while let dependent = queue.popLast() {
-        guard entries[dependent].isPending else { continue }
-        if entries[dependent].status == .submitted { leaveFlight(dependent) }
-        entries[dependent].status = .skipped
-        remaining -= 1
-        queue += dependents(of: dependent)
-      }
+      skipDependents(of: id)
     }
-    var carried: EntryID?
-    let submit = takeSubmittable(carryingOn: qos, carried: &carried)
-    let next = carried.flatMap { start($0, now: now) }
-    let completes = phase == .deferring && remaining == 0
-    guard !submit.isEmpty || completes else { return (next, nil) }
-    var work = LaunchWork(submit: submit, next: nil)
-    if completes { completeIfDone(&work, at: now) }
-    return (next, work)
+    let (submit, carried) = takeSubmittable(carryingOn: qos)
+    var work = LaunchWork(submit: submit, next: carried.flatMap { start($0, now: now) })
+    completeIfDone(&work, at: now)
+    return work
   }
 
   // MARK: - Inside
@@ -496,7 +437,7 @@ struct LaunchSchedule {
     phase = .fullyReady
     milestones.fullyReady = now
     work.reachedFullyReady = true
-    work.ready = waiters
+    work.events += waiters.map(LaunchWork.Event.ready)
     waiters = []
   }
 
@@ -509,7 +450,7 @@ struct LaunchSchedule {
 
   /// Adds `node` if it is a deferred singleton not built nor scheduled yet; returns its
   /// entry's number and its idle delay.
-  private mutating func addEntry(_ node: AnyNode, order: Int) -> (EntryID, Duration?)? {
+  private mutating func addEntry(_ node: AnyNode) -> (EntryID, Duration?)? {
     // An argument factory's build builds its dependencies only (its walk makes no value).
     guard node.kind.isCached || node.takesArgument, !node.isBuilt else { return nil }
     let priority = node.priority.resolved(in: flags)
@@ -519,97 +460,54 @@ struct LaunchSchedule {
     case .idle(let idle): delay = idle.duration
     default: return nil
     }
-    guard entryIDs[node] == nil else { return nil }
     let id = entries.count
+    // One lookup in the common case; a node scheduled already keeps its number.
+    if let scheduled = entryIDs.updateValue(id, forKey: ObjectIdentifier(node)) {
+      entryIDs[ObjectIdentifier(node)] = scheduled
+      return nil
+    }
     let released = delay == nil || idleRequested
-    entries.append(Entry(node: node, priority: priority, order: order, released: released))
-    entryIDs.insert(node, id: id)
+    entries.append(Entry(node: node, priority: priority, id: id, released: released))
     if !released { unreleased.append(id) }
     remaining += 1
     return (id, delay)
   }
 
-  /// Gates an entry on the nearest scheduled services it needs, found through unscheduled ones
-  /// (iteratively), that run in the same stage or before it, and that are not itself.
-  ///
-  /// At the first frame (`recording`), each gate is recorded as the number of the entry gated
-  /// on, and ``linkDependents(edges:)`` makes the lists of dependents once; later, `id` joins
-  /// the ``Entry/laterDependents`` of each.
-  ///
-  /// One loop over the dependencies' keys, with no closure (a closure's captured counters were
-  /// checked for exclusive access at each use); the unscheduled nodes gone through are kept in
-  /// a short list, and in a set only past a few.
-  private mutating func gate(_ id: EntryID, edges: inout [EntryID], recording: Bool) {
+  /// Gates entry `id` on the nearest scheduled services it needs that run in the same stage
+  /// or before it, are not finished and are not itself, found through unscheduled, unbuilt
+  /// ones; appends the number of each to `edges`.
+  private mutating func gate(_ id: EntryID, into edges: inout [EntryID]) {
     gateCalls += 1
     let call = gateCalls
-    var gates = 0
-    var seen: [ObjectIdentifier] = []
-    var through: [AnyNode] = []
-    swap(&seen, &gateSeen)
-    swap(&through, &gateThrough)
-    defer {
-      if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
-      gateSeen = seen
-      gateThrough = through
-    }
-    var seenSet: Set<ObjectIdentifier> = []
-    var node = entries[id].node
     let stage = entries[id].priority.stage
+    if !gateSeen.isEmpty { gateSeen.removeAll(keepingCapacity: true) }
+    var node = entries[id].node
     while true {
-      // The owner unretained: it outlives its nodes (Docs/Design.md, "Memory safety").
-      let owner = Unmanaged.passUnretained(node.owner)
-      // By index, an unnamed key by its type alone: the list's iterator is a call per key,
-      // and a key made is a name retained and released.
-      let dependencies = node.knownDependencies
-      for index in dependencies.indices {
-        let found =
-          if let type = dependencies.unnamedType(at: index) {
-            owner._withUnsafeGuaranteedRef { $0.lookup(ObjectIdentifier(type), nil, 0) }
-          } else {
-            owner._withUnsafeGuaranteedRef { $0.lookup(dependencies[index]) }
-          }
-        guard let found else { continue }
-        // Built ones, the most, are passed over without retaining their node.
-        if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
-        // Looked up without retaining the node: it is retained only to be gone through.
-        if let scheduled = found._withUnsafeGuaranteedRef({ entryIDs[$0] }) {
+      for key in node.knownDependencies {
+        // Built ones, the most, gate nothing.
+        guard let dependency = node.owner.node(for: key), !dependency.isReady else { continue }
+        if let scheduled = entryIDs[ObjectIdentifier(dependency)] {
           guard scheduled != id, entries[scheduled].priority.stage <= stage,
             !entries[scheduled].isFinished, entries[scheduled].gatedBy != call
           else { continue }
           entries[scheduled].gatedBy = call
-          if recording {
-            edges.append(scheduled)
-          } else {
-            entries[scheduled].laterDependents.append(id)
-          }
-          gates += 1
-          continue
+          entries[id].gates += 1
+          edges.append(scheduled)
+        } else if gateSeen.insert(ObjectIdentifier(dependency)).inserted {
+          gateThrough.append(dependency)
         }
-        let dependency = found.takeUnretainedValue()
-        let dependencyID = ObjectIdentifier(dependency)
-        if seen.count < 16 {
-          guard !seen.contains(dependencyID) else { continue }
-          seen.append(dependencyID)
-        } else {
-          if seenSet.isEmpty { seenSet = Set(seen) }
-          guard seenSet.insert(dependencyID).inserted else { continue }
-        }
-        through.append(dependency)
       }
-      guard let next = through.popLast() else { break }
+      guard let next = gateThrough.popLast() else { return }
       node = next
     }
-    entries[id].gates += gates
   }
 
   /// Makes the first frame's lists of dependents from the gates' `edges` (the number of each
   /// entry gated on, grouped by the entry gated, in order): one list for all, each entry's
   /// dependents a range of it, in the order they were gated (a counting sort). Returns whether
-  /// every entry is gated only on entries before it: then no gate closes a cycle, and the
-  /// entries are in topological order.
+  /// every entry is gated only on entries before it: then no gate closes a cycle.
   private mutating func linkDependents(edges: [EntryID]) -> Bool {
-    // Made once: the first frame comes once, and later gates go to `laterDependents`.
-    guard !edges.isEmpty, dependentList.isEmpty else { return edges.isEmpty }
+    guard !edges.isEmpty else { return true }
     var forward = true
     for gatedOn in edges { entries[gatedOn].dependentsCount += 1 }
     var start = 0
@@ -646,96 +544,107 @@ struct LaunchSchedule {
       : entries[id].laterDependents[index - entries[id].dependentsCount]
   }
 
-  /// Every entry gated on `id`, in a list of its own (for the rare paths).
-  private func dependents(of id: EntryID) -> [EntryID] {
-    (0..<dependentCount(of: id)).map { dependent(of: id, at: $0) }
+  /// Skips every pending entry that needs `id`, directly or through others.
+  private mutating func skipDependents(of id: EntryID) {
+    var queue = [id]
+    while let gatedOn = queue.popLast() {
+      for index in 0..<dependentCount(of: gatedOn) {
+        let dependent = dependent(of: gatedOn, at: index)
+        guard entries[dependent].isPending else { continue }
+        if entries[dependent].status == .submitted { leaveFlight(dependent) }
+        entries[dependent].status = .skipped
+        remaining -= 1
+        queue.append(dependent)
+      }
+    }
+  }
+
+  /// The first frame's entries, each after those it is gated on (Kahn's algorithm); an entry
+  /// on a cycle, or gated on one, is left out.
+  private func topologicalOrder() -> [EntryID] {
+    var open = entries.map(\.gates)
+    var order = entries.indices.filter { open[$0] == 0 }
+    var next = 0
+    while next < order.count {
+      let id = order[next]
+      for index in 0..<dependentCount(of: id) {
+        let dependent = dependent(of: id, at: index)
+        open[dependent] -= 1
+        if open[dependent] == 0 { order.append(dependent) }
+      }
+      next += 1
+    }
+    return order
   }
 
   /// Removes the gates between the first frame's entries on one cycle (a strongly connected
-  /// component of the gates, found iteratively with Tarjan's algorithm, when a first count
-  /// shows some entry would never be ready): none would ever be ready. Each then runs, and its
-  /// build fails with the cycle; entries gated on them wait for that.
+  /// component of more than one entry), none of which would ever be ready otherwise. Each then
+  /// runs, and its build fails with the cycle; entries gated on them wait for that.
   private mutating func ungateCycles() {
-    // First, cheaply, whether any entry could never be ready (Kahn's count of open gates, in
-    // `low`): with no cycle, the common case, nothing more is done.
-    var unblocked: [EntryID] = []
-    unblocked.reserveCapacity(entries.count)
-    for id in entries.indices {
-      entries[id].low = entries[id].gates
-      if entries[id].gates == 0 { unblocked.append(id) }
-    }
-    var reached = 0
-    while let id = unblocked.popLast() {
-      reached += 1
-      for index in 0..<dependentCount(of: id) {
-        let dependent = self.dependent(of: id, at: index)
-        entries[dependent].low -= 1
-        if entries[dependent].low == 0 { unblocked.append(dependent) }
+    guard topologicalOrder().count < entries.count else { return }
+    for component in cycles() {
+      let members = Set(component)
+      for member in component {
+        let start = entries[member].dependentsStart
+        var kept = 0
+        for index in start..<start + entries[member].dependentsCount {
+          let dependent = dependentList[index]
+          if members.contains(dependent) {
+            entries[dependent].gates -= 1
+          } else {
+            dependentList[start + kept] = dependent
+            kept += 1
+          }
+        }
+        entries[member].dependentsCount = kept
       }
     }
-    guard reached < entries.count else { return }
+  }
+
+  /// The strongly connected components of more than one entry in the graph of gates
+  /// (Tarjan's algorithm, iteratively: a long chain needs no deep stack).
+  private func cycles() -> [[EntryID]] {
+    var visit = [Int](repeating: -1, count: entries.count)
+    var low = [Int](repeating: 0, count: entries.count)
+    var onStack = [Bool](repeating: false, count: entries.count)
     var counter = 0
     var stack: [EntryID] = []
     var path: [(id: EntryID, next: Int)] = []
-    var members: [EntryID] = []
-    func open(_ id: EntryID, _ entries: inout [Entry]) {
-      entries[id].visit = counter
-      entries[id].low = counter
+    var components: [[EntryID]] = []
+    func open(_ id: EntryID) {
+      visit[id] = counter
+      low[id] = counter
       counter += 1
-      entries[id].onStack = true
+      onStack[id] = true
       stack.append(id)
       path.append((id, 0))
     }
-    for root in entries.indices where entries[root].visit < 0 && dependentCount(of: root) > 0 {
-      open(root, &entries)
+    for root in entries.indices where visit[root] < 0 {
+      open(root)
       while let (id, next) = path.last {
         if next < dependentCount(of: id) {
           path[path.count - 1].next += 1
-          let dependent = self.dependent(of: id, at: next)
-          if entries[dependent].visit < 0 {
-            open(dependent, &entries)
-          } else if entries[dependent].onStack {
-            entries[id].low = min(entries[id].low, entries[dependent].visit)
+          let dependent = dependent(of: id, at: next)
+          if visit[dependent] < 0 {
+            open(dependent)
+          } else if onStack[dependent] {
+            low[id] = min(low[id], visit[dependent])
           }
           continue
         }
         path.removeLast()
-        if let parent = path.last?.id {
-          entries[parent].low = min(entries[parent].low, entries[id].low)
-        }
-        guard entries[id].low == entries[id].visit else { continue }
-        // Most components are one entry (no cycle): they cost no allocation.
-        members.removeAll(keepingCapacity: true)
+        if let parent = path.last?.id { low[parent] = min(low[parent], low[id]) }
+        guard low[id] == visit[id] else { continue }
+        var component: [EntryID] = []
         while let member = stack.popLast() {
-          entries[member].onStack = false
-          members.append(member)
+          onStack[member] = false
+          component.append(member)
           if member == id { break }
         }
-        guard members.count > 1 else { continue }
-        let component = Set(members)
-        for member in members {
-          var kept = 0
-          let start = entries[member].dependentsStart
-          for index in start..<start + entries[member].dependentsCount {
-            let dependent = dependentList[index]
-            if component.contains(dependent) {
-              entries[dependent].gates -= 1
-            } else {
-              dependentList[start + kept] = dependent
-              kept += 1
-            }
-          }
-          entries[member].dependentsCount = kept
-          var later = entries[member].laterDependents
-          later.removeAll { dependent in
-            guard component.contains(dependent) else { return false }
-            entries[dependent].gates -= 1
-            return true
-          }
-          entries[member].laterDependents = later
-        }
+        if component.count > 1 { components.append(component) }
       }
     }
+    return components
   }
 
   /// Marks entry `id` ready to run, if nothing holds it back any more.
@@ -748,9 +657,9 @@ struct LaunchSchedule {
     if entries[id].isAsync {
       readyAsync.append(id)
     } else if entries[id].isMainLane {
-      readyMain.push(id, rank: entries[id].rank, position: entries[id].position)
+      readyMain.push(id, rank: entries[id].rank)
     } else {
-      readySync.push(id, rank: entries[id].rank, position: entries[id].position)
+      readySync.push(id, rank: entries[id].rank)
     }
   }
 
@@ -766,139 +675,47 @@ struct LaunchSchedule {
 
   /// Stage, then quality of service, then the minor rank (registration order, or with a
   /// history the longest remaining path first): lower runs first.
-  private static func rank(_ priority: Priority, minor: UInt64) -> UInt64 {
+  static func rank(_ priority: Priority, minor: UInt64) -> UInt64 {
     let qos = UInt64(BuildQoS.allCases.firstIndex(of: priority.qos) ?? 0)
     return UInt64(priority.stage.rawValue) << 56 | qos << 48 | minor
   }
 
-  /// Sets the first frame's entries' ranks, and numbers the synchronous ones of each ready
-  /// queue in rank order: the queue keeps them as a bit set by that number, and pushes and
-  /// pops each in a few instructions instead of a heap's O(log n) steps.
-  ///
-  /// Numbered by class (stage and quality of service, the rank's major keys) in the order they
-  /// come, which is rank order within a class when the minor rank is the registration order
-  /// (no history): a count per class, no sort. A queue whose entries come out of order within
-  /// a class (ranked by paths) is sorted by rank instead.
-  private mutating func placeInRankOrder() {
-    // Per class of each queue (sync 0 ..< 16, main 16 ..< 32): its count, then its next number,
-    // and the last rank seen in it.
-    var next = [Int](repeating: 0, count: 32)
-    var last = [UInt64](repeating: 0, count: 32)
-    var inOrder = (sync: true, main: true)
-    for id in entries.indices {
-      let rank = Self.rank(entries[id].priority, minor: entries[id].minorRank)
-      entries[id].rank = rank
-      guard !entries[id].isAsync else { continue }
-      let isMainLane = entries[id].isMainLane
-      let slot = Self.rankClass(rank) | (isMainLane ? 16 : 0)
-      if next[slot] > 0 && last[slot] > rank {
-        if isMainLane { inOrder.main = false } else { inOrder.sync = false }
-      }
-      last[slot] = rank
-      next[slot] += 1
-    }
-    var total = (sync: 0, main: 0)
-    for slot in 0..<32 {
-      let count = next[slot]
-      if slot < 16 {
-        next[slot] = total.sync
-        total.sync += count
-      } else {
-        next[slot] = total.main
-        total.main += count
-      }
-    }
-    for id in entries.indices where !entries[id].isAsync {
-      let slot = Self.rankClass(entries[id].rank) | (entries[id].isMainLane ? 16 : 0)
-      entries[id].position = next[slot]
-      next[slot] += 1
-    }
-    for lane in [false, true] where !(lane ? inOrder.main : inOrder.sync) {
-      let sorted = entries.indices.filter {
-        !entries[$0].isAsync && entries[$0].isMainLane == lane
-      }.sorted { entries[$0].rank < entries[$1].rank }
-      for (position, id) in sorted.enumerated() { entries[id].position = position }
-    }
-    readySync.reservePositions(total.sync)
-    readyMain.reservePositions(total.main)
-  }
-
-  /// A rank's class, its stage and quality of service, in 0 ..< 16.
-  private static func rankClass(_ rank: UInt64) -> Int {
-    (Int(truncatingIfNeeded: rank >> 56) &* 4 &+ Int(truncatingIfNeeded: rank >> 48 & 0xFF)) & 15
-  }
-
   /// Ranks the first frame's entries by the longest path of remembered costs from each
   /// through its dependents (critical-path list scheduling): an entry's path is its typical
-  /// self time plus the longest of its dependents' paths, over the scheduled graph (declared
-  /// dependencies, or those observed in past builds), in O(V + E) once, here, not at each pop.
+  /// self time plus the longest of its dependents' paths, over the scheduled graph, in
+  /// O(V + E) once, here, not at each pop.
   ///
   /// A service the history does not know (new, or never built) costs the median of the known
   /// ones: a guess that neither sends it last (zero would, however long the chain it heads) nor
   /// first. With no launch remembered, or no service known, the ranks stay registration order.
   /// Stage and quality of service stay the major keys: a path orders builds within a class.
-  ///
-  /// `topological`: the entries are in topological order already (each after those it is
-  /// gated on), and Kahn's sort is not needed.
-  private mutating func rankByLongestPath(topological: Bool) {
+  private mutating func rankByLongestPath() {
     // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
     guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
-    // Each entry's cost in `minorRank` for now (unknown: `.max`), its gates left in `low`.
-    var known: [UInt64] = []
-    known.reserveCapacity(entries.count)
-    var sorted: [EntryID] = []
-    sorted.reserveCapacity(entries.count)
-    for id in entries.indices {
-      let cost = cost(of: id)
-      if let cost { known.append(cost) }
-      entries[id].minorRank = cost ?? .max
-      entries[id].low = entries[id].gates
-      if entries[id].gates == 0 { sorted.append(id) }
-    }
-    guard !known.isEmpty else {
-      for id in entries.indices { entries[id].minorRank = UInt64(entries[id].order) }
-      return
-    }
-    known.sort()
+    let costs = entries.indices.map { cost(of: $0) }
+    let known = costs.compactMap { $0 }.sorted()
+    guard !known.isEmpty else { return }
     let unknownCost = known[(known.count - 1) / 2]
-    // Kahn's order: gates come only from these entries, and no cycle is left among them.
-    if topological { sorted = Array(entries.indices) }
-    var next = topological ? sorted.count : 0
-    while next < sorted.count {
-      for index in 0..<dependentCount(of: sorted[next]) {
-        let dependent = self.dependent(of: sorted[next], at: index)
-        entries[dependent].low -= 1
-        if entries[dependent].low == 0 { sorted.append(dependent) }
-      }
-      next += 1
-    }
+    var path = [UInt64](repeating: 0, count: entries.count)
     var longest: UInt64 = 0
-    for id in sorted.reversed() {
+    for id in topologicalOrder().reversed() {
       var tail: UInt64 = 0
       for index in 0..<dependentCount(of: id) {
-        tail = max(tail, entries[dependent(of: id, at: index)].minorRank)
+        tail = max(tail, path[dependent(of: id, at: index)])
       }
-      let cost = entries[id].minorRank == .max ? unknownCost : entries[id].minorRank
-      let (path, overflow) = cost.addingReportingOverflow(tail)
-      entries[id].minorRank = overflow ? .max - 1 : path
-      longest = max(longest, entries[id].minorRank)
+      let (sum, overflow) = (costs[id] ?? unknownCost).addingReportingOverflow(tail)
+      path[id] = overflow ? .max : sum
+      longest = max(longest, path[id])
     }
     for id in entries.indices {
-      entries[id].minorRank = Self.pathRank(
-        path: entries[id].minorRank, longest: longest, order: entries[id].order)
+      entries[id].minorRank = Self.pathRank(path: path[id], longest: longest, order: id)
     }
     pathScale = (unknownCost, longest)
   }
 
   /// The typical self time of entry `id`'s service, in nanoseconds, if the history knows it.
   private func cost(of id: EntryID) -> UInt64? {
-    guard let time = history?.typicalSelfTime(of: entries[id].node.key.description) else {
-      return nil
-    }
-    let (seconds, attoseconds) = time.components
-    guard seconds >= 0 else { return 0 }
-    let (nanoseconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max - 1 : nanoseconds &+ UInt64(attoseconds / 1_000_000_000)
+    history?.typicalSelfTime(of: entries[id].node.key.description)?.nanoseconds
   }
 
   /// The largest path rank and registration order a minor rank holds (24 bits each).
@@ -916,13 +733,13 @@ struct LaunchSchedule {
   /// up to `width` in flight, and one main-lane build if none is in flight.
   ///
   /// Given `qos`, the first synchronous background build of that quality of service is not
-  /// among them but in `carried`, for the finishing thread to run next: the common end of a
-  /// build takes one entry and allocates no list.
-  private mutating func takeSubmittable(
-    carryingOn qos: BuildQoS? = nil, carried: inout EntryID?
-  ) -> [ScheduledBuild] {
-    guard !paused, phase == .deferring || phase == .fullyReady else { return [] }
+  /// among them but `carried`, for the finishing thread to run next.
+  private mutating func takeSubmittable(carryingOn qos: BuildQoS? = nil) -> (
+    submit: [ScheduledBuild], carried: EntryID?
+  ) {
+    guard !paused, phase == .deferring || phase == .fullyReady else { return ([], nil) }
     var taken: [ScheduledBuild] = []
+    var carried: EntryID?
     if !readyAsync.isEmpty {
       for id in readyAsync where entries[id].status == .ready {
         entries[id].status = .submitted
@@ -946,325 +763,14 @@ struct LaunchSchedule {
       mainInFlight = true
       taken.append(scheduledBuild(id))
     }
-    return taken
-  }
-
-  /// ``takeSubmittable(carryingOn:carried:)`` with nothing carried.
-  private mutating func takeSubmittable() -> [ScheduledBuild] {
-    var carried: EntryID?
-    return takeSubmittable(carried: &carried)
-  }
-}
-
-/// What a transition of the ``LaunchSchedule`` asks the container to do, outside the lock.
-///
-/// The common transition, the end of a build, asks only for builds to hand over and the next
-/// one to run; timers, waiters and cancelled entries live in a box made only when one of them
-/// is asked for, so that making, moving and dropping the common work touches two references
-/// instead of six.
-struct LaunchWork {
-  /// Builds to hand to the scheduler, a job each.
-  var submit: [ScheduledBuild] = []
-  /// The build the finishing thread runs next, started already.
-  var next: ScheduledRun?
-  /// For a shutdown: whether builds may be running, to wait for.
-  var awaitRunning = false
-  /// Milestones this transition reached, to mark for Instruments.
-  var reachedFirstFrame = false
-  var reachedFullyReady = false
-  /// The rarer parts, if any is asked for.
-  private var rare: Rare?
-
-  /// No work.
-  init() {}
-
-  /// Work that hands over `submit` and has the finishing thread run `next`.
-  init(submit: [ScheduledBuild], next: ScheduledRun?) {
-    self.submit = submit
-    self.next = next
-  }
-
-  /// Work that hands over `submit` and arms `timers`.
-  init(
-    submit: [ScheduledBuild] = [], timers: [Duration] = [], reachedFirstFrame: Bool = false
-  ) {
-    self.submit = submit
-    self.reachedFirstFrame = reachedFirstFrame
-    if !timers.isEmpty { self.timers = timers }
-  }
-
-  /// Whether it asks for any timer, waiter or cancellation.
-  var hasRareParts: Bool { rare != nil }
-
-  /// Idle delays to arm a timer for.
-  var timers: [Duration] {
-    get { rare?.timers ?? [] }
-    set {
-      guard rare != nil || !newValue.isEmpty else { return }
-      rareForWriting().timers = newValue
-    }
-  }
-  /// To tell that the app is fully ready.
-  var ready: [LaunchSchedule.Waiter] {
-    get { rare?.ready ?? [] }
-    set {
-      guard rare != nil || !newValue.isEmpty else { return }
-      rareForWriting().ready = newValue
-    }
-  }
-  /// To tell that the container shut down: continuations throw, callbacks are released
-  /// uncalled.
-  var shutDown: [LaunchSchedule.Waiter] {
-    get { rare?.shutDown ?? [] }
-    set {
-      guard rare != nil || !newValue.isEmpty else { return }
-      rareForWriting().shutDown = newValue
-    }
-  }
-  /// Entries a shutdown cancelled, to record.
-  var cancelled: [ScheduledBuild] {
-    get { rare?.cancelled ?? [] }
-    set {
-      guard rare != nil || !newValue.isEmpty else { return }
-      rareForWriting().cancelled = newValue
-    }
-  }
-
-  /// The box, made or copied so that this work alone holds it.
-  private mutating func rareForWriting() -> Rare {
-    if !isKnownUniquelyReferenced(&rare) { rare = rare?.copy() ?? Rare() }
-    return rare.unsafelyUnwrapped
-  }
-
-  /// Timers, waiters and cancelled entries.
-  private final class Rare {
-    var timers: [Duration] = []
-    var ready: [LaunchSchedule.Waiter] = []
-    var shutDown: [LaunchSchedule.Waiter] = []
-    var cancelled: [ScheduledBuild] = []
-
-    func copy() -> Rare {
-      let copy = Rare()
-      (copy.timers, copy.ready, copy.shutDown, copy.cancelled) = (
-        timers, ready, shutDown, cancelled
-      )
-      return copy
-    }
-  }
-}
-
-/// A build the schedule hands out, to give to the scheduler or to record as cancelled: its
-/// entry's number, by which the job names it to the schedule, and what the container needs to
-/// know of it outside the launch lock.
-struct ScheduledBuild {
-  let id: LaunchSchedule.EntryID
-  let node: AnyNode
-  let priority: Priority
-  /// Whether it is built on the main-thread lane.
-  let isMainLane: Bool
-}
-
-/// A scheduled build about to run: its entry's number and service, and what its build context
-/// records.
-///
-/// A plain value, copied with nothing to retain: its node is unretained, kept alive by the
-/// schedule's entry (entries are never removed) in the container that runs the build
-/// (Docs/Design.md, "Memory safety"), and the launch's flags are read once a job
-/// (``LaunchSchedule/runFlags``), not carried by each build.
-struct ScheduledRun: Sendable {
-  let id: LaunchSchedule.EntryID
-  unowned(unsafe) let node: AnyNode
-  let qos: BuildQoS
-  /// Whether its factory is async (run in a task, holding no thread).
-  let isAsync: Bool
-  /// Whether it is built on the main-thread lane.
-  let isMainLane: Bool
-  let readyAt: UInt64?
-  /// When the schedule started it.
-  let startedAt: UInt64
-
-  /// Sets `context` up for this build, with the launch's `flags` (`nil` if it has none).
-  func prepare(_ context: BuildContext, flags: Set<LaunchFlag>?) {
-    context.trigger = .scheduled
-    if let flags {
-      context.flags = flags
-    } else if !context.flags.isEmpty {
-      context.flags = []
-    }
-    context.scheduled = node
-    context.qos = qos
-    context.readyAt = readyAt
+    return (taken, carried)
   }
 }
 
 /// When each step of the launch happened, in nanoseconds on the container's clock.
-struct Milestones {
+struct Milestones: Sendable {
   var launchBegan: UInt64?
   var criticalReady: UInt64?
   var firstFrame: UInt64?
   var fullyReady: UInt64?
-}
-
-/// Ready builds, by entry number, best (lowest rank) first.
-///
-/// The first frame numbers its entries in rank order (``LaunchSchedule/Entry/position``), and
-/// the queue keeps them as a bit set by that number, two levels deep: a push sets two bits, a
-/// pop finds the lowest set bit of a summary word and of a word, whatever the number of
-/// entries, where a heap moves an entry through O(log n) levels. An entry with no number (one
-/// added after the first frame) waits in a heap beside it, and a pop takes the better of the
-/// two. Ranks are distinct (each ends with the registration order), so the order is the
-/// heap's.
-struct RankedQueue {
-  /// The queued entries by position, with their ranks.
-  private var slots: [(id: LaunchSchedule.EntryID, rank: UInt64)] = []
-  /// Bit `p` set: position `p` is queued.
-  private var words: [UInt64] = []
-  /// Bit `w` set: word `w` has a bit set.
-  private var summary: [UInt64] = []
-  /// No summary word before this one has a bit set.
-  private var lowest = 0
-  /// Entries with no position.
-  private var spill = RankedHeap()
-
-  /// Makes room for the positions `0 ..< count`; the queue must be empty.
-  mutating func reservePositions(_ count: Int) {
-    guard count > 0 else { return }
-    slots = Array(repeating: (-1, 0), count: count)
-    words = Array(repeating: 0, count: (count + 63) / 64)
-    summary = Array(repeating: 0, count: (words.count + 63) / 64)
-    lowest = 0
-  }
-
-  /// Queues entry `id` of `rank` at `position` (or in the heap, if it has none: -1).
-  mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64, position: Int) {
-    guard position >= 0, position < slots.count else {
-      spill.push(id, rank: rank)
-      return
-    }
-    slots[position] = (id, rank)
-    let word = position >> 6
-    words[word] |= 1 << UInt64(position & 63)
-    summary[word >> 6] |= 1 << UInt64(word & 63)
-    lowest = min(lowest, word >> 6)
-  }
-
-  /// Takes the entry of the lowest rank.
-  mutating func pop() -> LaunchSchedule.EntryID? {
-    var position = -1
-    while lowest < summary.count {
-      let bits = summary[lowest]
-      if bits != 0 {
-        let word = lowest << 6 | bits.trailingZeroBitCount
-        position = word << 6 | words[word].trailingZeroBitCount
-        break
-      }
-      lowest += 1
-    }
-    if let spilled = spill.topRank, position < 0 || spilled < slots[position].rank {
-      return spill.pop()
-    }
-    guard position >= 0 else { return nil }
-    let word = position >> 6
-    // The lowest set bit of each is this position's and its word's.
-    words[word] &= words[word] &- 1
-    if words[word] == 0 { summary[lowest] &= summary[lowest] &- 1 }
-    return slots[position].id
-  }
-
-  mutating func removeAll() { self = RankedQueue() }
-}
-
-/// A binary min-heap of entry numbers by rank, in O(log n): the ready queue's entries that
-/// have no position, and the reference its order is tested against.
-struct RankedHeap {
-  private var items: [(rank: UInt64, id: LaunchSchedule.EntryID)] = []
-
-  var isEmpty: Bool { items.isEmpty }
-
-  /// The lowest rank queued.
-  var topRank: UInt64? { items.first?.rank }
-
-  mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64) {
-    items.append((rank, id))
-    var child = items.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard items[child].rank < items[parent].rank else { break }
-      items.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  mutating func pop() -> LaunchSchedule.EntryID? {
-    guard !items.isEmpty else { return nil }
-    items.swapAt(0, items.count - 1)
-    let best = items.removeLast().id
-    var parent = 0
-    while true {
-      let left = parent * 2 + 1
-      let right = left + 1
-      var smallest = parent
-      if left < items.count && items[left].rank < items[smallest].rank { smallest = left }
-      if right < items.count && items[right].rank < items[smallest].rank { smallest = right }
-      guard smallest != parent else { return best }
-      items.swapAt(parent, smallest)
-      parent = smallest
-    }
-  }
-
-  mutating func removeAll() { items = [] }
-}
-
-/// The launch's entry numbers by node: an open-addressing table hashed by the node's address
-/// with a multiply-shift. Making the schedule looks an entry up for every edge of the graph,
-/// and a `Dictionary` would hash each address with SipHash. It keeps the node's address, not
-/// the node: the schedule's entries hold the nodes.
-struct EntryTable {
-  /// A node's address (0: an empty slot) and its entry's number.
-  private var slots: [(node: UInt, id: LaunchSchedule.EntryID)] = Array(
-    repeating: (0, -1), count: 16)
-  private(set) var count = 0
-
-  /// The number of `node`'s entry, if it has one.
-  subscript(node: AnyNode) -> LaunchSchedule.EntryID? {
-    let address = UInt(bitPattern: ObjectIdentifier(node))
-    var index = Self.index(of: address, in: slots.count)
-    while true {
-      let slot = slots[index]
-      if slot.node == address { return slot.id }
-      if slot.node == 0 { return nil }
-      index = (index + 1) & (slots.count - 1)
-    }
-  }
-
-  /// Adds `node`'s entry number; it must have none yet, and the caller keeps the node alive
-  /// as long as the table.
-  mutating func insert(_ node: AnyNode, id: LaunchSchedule.EntryID) {
-    if (count + 1) * 2 > slots.count { reserveCapacity(count + 1) }
-    Self.place((UInt(bitPattern: ObjectIdentifier(node)), id), in: &slots)
-    count += 1
-  }
-
-  /// Makes room for `capacity` entries in all, at most half the slots full.
-  mutating func reserveCapacity(_ capacity: Int) {
-    guard capacity * 2 > slots.count else { return }
-    var size = slots.count
-    while capacity * 2 > size { size *= 2 }
-    var grown = [(node: UInt, id: LaunchSchedule.EntryID)](repeating: (0, -1), count: size)
-    for slot in slots where slot.node != 0 { Self.place(slot, in: &grown) }
-    slots = grown
-  }
-
-  private static func place(
-    _ slot: (node: UInt, id: LaunchSchedule.EntryID),
-    in slots: inout [(node: UInt, id: LaunchSchedule.EntryID)]
-  ) {
-    var index = index(of: slot.node, in: slots.count)
-    while slots[index].node != 0 { index = (index + 1) & (slots.count - 1) }
-    slots[index] = slot
-  }
-
-  private static func index(of address: UInt, in size: Int) -> Int {
-    multiplyShift(address, shift: UInt.bitWidth - size.trailingZeroBitCount)
-  }
 }
