@@ -556,23 +556,20 @@ struct LaunchSchedule {
     var node = entries[id].node
     let stage = entries[id].priority.stage
     while true {
-      // The owner unretained: it outlives its nodes (Docs/Design.md, "Memory safety").
-      let owner = Unmanaged.passUnretained(node.owner)
+      let owner = node.owner
       // By index, an unnamed key by its type alone: the list's iterator is a call per key,
       // and a key made is a name retained and released.
       let dependencies = node.knownDependencies
       for index in dependencies.indices {
         let found =
           if let type = dependencies.unnamedType(at: index) {
-            owner._withUnsafeGuaranteedRef { $0.lookup(ObjectIdentifier(type), nil, 0) }
+            owner.lookup(ObjectIdentifier(type), nil, 0)
           } else {
-            owner._withUnsafeGuaranteedRef { $0.lookup(dependencies[index]) }
+            owner.lookup(dependencies[index])
           }
         guard let found else { continue }
-        // Built ones, the most, are passed over without retaining their node.
-        if found._withUnsafeGuaranteedRef({ $0.isReady }) { continue }
-        // Looked up without retaining the node: it is retained only to be gone through.
-        if let scheduled = found._withUnsafeGuaranteedRef({ entryIDs[$0] }) {
+        if found.isReady { continue }
+        if let scheduled = entryIDs[found] {
           guard scheduled != id, entries[scheduled].priority.stage <= stage,
             !entries[scheduled].isFinished, entries[scheduled].gatedBy != call
           else { continue }
@@ -585,7 +582,7 @@ struct LaunchSchedule {
           gates += 1
           continue
         }
-        let dependency = found.takeUnretainedValue()
+        let dependency = found
         let dependencyID = ObjectIdentifier(dependency)
         if seen.count < 16 {
           guard !seen.contains(dependencyID) else { continue }

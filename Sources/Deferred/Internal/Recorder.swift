@@ -155,16 +155,16 @@ struct TransientStats {
 /// and everything else is atomic (Docs/Design.md, "Memory safety").
 final class TransientTally: @unchecked Sendable {
   /// The makings timed.
-  private let count = Atomic<Int>(0)
+  private let count = AtomicWord()
   /// The makings at once counted and not timed.
-  private let untimed = Atomic<Int>(0)
+  private let untimed = AtomicWord()
   /// Which making at once is timed (one in ``TransientStats/timingStride``): a relaxed load and
   /// store, not a read-modify-write; a lost update changes only which making is timed.
-  private let ticket = Atomic<Int>(0)
-  private let total = Atomic<UInt64>(0)
-  private let longest = Atomic<UInt64>(0)
-  /// Guarded by the node's lock: no exclusivity check (a runtime call on every access).
-  @exclusivity(unchecked) private var samples: [UInt64] = []
+  private let ticket = AtomicWord()
+  private let total = AtomicWord()
+  private let longest = AtomicWord()
+  /// Guarded by the node's lock.
+  private var samples: [UInt64] = []
 
   /// Adds one making of `node` that took `duration`.
   ///
@@ -172,9 +172,9 @@ final class TransientTally: @unchecked Sendable {
   /// their sample, so that a report, which reads under the same lock, sees their count, total,
   /// longest and samples agree; later ones are counted without it.
   func add(_ duration: UInt64, of node: AnyNode) {
-    if count.load(ordering: .relaxed) < TransientStats.sampleLimit {
+    if count.loadRelaxed() < TransientStats.sampleLimit {
       let sampled = node.withState { _ -> Bool in
-        guard count.load(ordering: .relaxed) < TransientStats.sampleLimit else { return false }
+        guard count.loadRelaxed() < TransientStats.sampleLimit else { return false }
         tally(duration)
         samples.append(duration)
         return true
@@ -189,35 +189,29 @@ final class TransientTally: @unchecked Sendable {
   /// ``TransientStats/sampleLimit``, then one in ``TransientStats/timingStride``.
   @inline(__always)
   func countUntimed() -> Bool {
-    guard count.load(ordering: .relaxed) >= TransientStats.sampleLimit else { return false }
-    let next = ticket.load(ordering: .relaxed) &+ 1
-    ticket.store(next, ordering: .relaxed)
-    if next % TransientStats.timingStride == 0 { return false }
-    untimed.wrappingAdd(1, ordering: .relaxed)
+    guard count.loadRelaxed() >= TransientStats.sampleLimit else { return false }
+    let next = ticket.loadRelaxed() &+ 1
+    ticket.storeRelaxed(next)
+    if next % UInt64(TransientStats.timingStride) == 0 { return false }
+    untimed.addRelaxed(1)
     return true
   }
 
   @inline(__always)
   private func tally(_ duration: UInt64) {
-    count.wrappingAdd(1, ordering: .relaxed)
-    total.wrappingAdd(duration, ordering: .relaxed)
-    var seen = longest.load(ordering: .relaxed)
-    while duration > seen {
-      let (exchanged, original) = longest.compareExchange(
-        expected: seen, desired: duration, ordering: .relaxed)
-      if exchanged { break }
-      seen = original
-    }
+    count.addRelaxed(1)
+    total.addRelaxed(duration)
+    longest.raise(to: duration)
   }
 
   /// The makings so far, of `node`.
   func stats(of node: AnyNode) -> TransientStats {
     node.withState { _ in
       var stats = TransientStats()
-      stats.timed = count.load(ordering: .relaxed)
-      stats.count = stats.timed + untimed.load(ordering: .relaxed)
-      stats.total = total.load(ordering: .relaxed)
-      stats.max = longest.load(ordering: .relaxed)
+      stats.timed = Int(count.loadRelaxed())
+      stats.count = stats.timed + Int(untimed.loadRelaxed())
+      stats.total = total.loadRelaxed()
+      stats.max = longest.loadRelaxed()
       stats.samples = samples
       return stats
     }
@@ -296,24 +290,21 @@ final class Recorder: Sendable {
   /// Records one making of the transient `node` that took `duration`, into its service's
   /// totals.
   func madeTransient(_ node: AnyNode, taking duration: UInt64) {
-    if let tally = node.transientTally.load(ordering: .acquiring) {
-      tally._withUnsafeGuaranteedRef { $0.add(duration, of: node) }
+    if let tally = node.transientTally.load() {
+      tally.add(duration, of: node)
       return
     }
-    // The first making (or one of the first, racing): the recorder's list keeps the tally,
-    // and the node points to it unretained. Listed as it is published, under the list's lock:
-    // a making another thread counts in it as soon as it is published is in every report taken
-    // after that making (a report leaves out a tally that has counted nothing yet).
+    // The first making (or one of the first, racing): the node and the recorder's list keep
+    // the tally. Listed as it is published, under the list's lock: a making another thread
+    // counts in it as soon as it is published is in every report taken after that making (a
+    // report leaves out a tally that has counted nothing yet).
     let made = TransientTally()
-    let found = transients.withLock { list -> Unmanaged<TransientTally>? in
-      let (exchanged, found) = node.transientTally.compareExchange(
-        expected: nil, desired: Unmanaged.passUnretained(made), ordering: .acquiringAndReleasing)
-      if exchanged { list.append(TransientEntry(node: node, tally: made)) }
-      return exchanged ? nil : found
+    let found = transients.withLock { list -> TransientTally? in
+      let found = node.transientTally.setIfUnset(made)
+      if found == nil { list.append(TransientEntry(node: node, tally: made)) }
+      return found
     }
-    (found ?? Unmanaged.passUnretained(made))._withUnsafeGuaranteedRef {
-      $0.add(duration, of: node)
-    }
+    (found ?? made).add(duration, of: node)
   }
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
@@ -412,7 +403,7 @@ final class Recorder: Sendable {
   /// registrations when the first frame is drawn, nothing on the resolve path.
   func noteFirstFrame(_ nodes: [AnyNode]) {
     guard isEnabled else { return }
-    let used = nodes.filter { $0.wasResolved.load(ordering: .relaxed) }
+    let used = nodes.filter { $0.wasResolved.isSet }
     firstFrameUses.withLock { $0 = used }
   }
 

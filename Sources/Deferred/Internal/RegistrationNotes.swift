@@ -74,7 +74,7 @@ extension Container {
       if let node = current.registry.withLock({
         $0.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
       }) {
-        return node.takeUnretainedValue()
+        return node
       }
       container = current.parent
     }
