@@ -3,13 +3,14 @@ import PackageDescription
 
 let package = Package(
   name: "Deferred",
-  // What `Synchronization` (Atomic, for the lock-free reads of built services) needs.
-  platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Deferred", targets: ["Deferred"])
   ],
   targets: [
-    .target(name: "Deferred"),
+    .target(name: "Deferred", dependencies: ["CDeferredSync"]),
+    // The lock and the atomic words the library needs, in C: `Synchronization` needs iOS 18.
+    .target(name: "CDeferredSync"),
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
     .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),

@@ -97,17 +97,16 @@ extension Container {
       AnyNode(
         key: key.erased, scope: .transient, priority: priority, dependencies: dependencies,
         owner: self,
-        factory: .sync { resolver, value in
+        factory: .sync { resolver in
           // Taken before anything else runs on the context: a dependency's factory may make
           // another argument factory's value.
-          guard let argument = resolver.context.argument.take() else {
+          guard let argument = resolver.context.argument.take() as? Argument else {
             throw DeferredError(
               .factoryFailed, key: key.erased, chain: resolver.context.chain,
               detail: "an argument factory is made only with its argument")
           }
-          value.initialize(
-            to: try factory(
-              argument.load(as: Argument.self), repeat resolver.resolve((each Dependency).self)))
+          return objectOfValue(
+            try factory(argument, repeat resolver.resolve((each Dependency).self)))
         }),
       replacing: replacing)
     return key
@@ -148,16 +147,15 @@ extension Container {
   public func clearCache<Argument: Hashable & Sendable, Value: Sendable>(
     of key: FactoryKey<Argument, Value>
   ) {
-    guard let node = lookup(key.cacheKey), node.takeUnretainedValue().isReady else { return }
-    node.takeUnretainedValue().value.read(as: ArgumentCache<Argument, Value>.self).removeAll()
+    guard let node = lookup(key.cacheKey), node.isReady else { return }
+    node.read(as: ArgumentCache<Argument, Value>.self).removeAll()
   }
 
   func resolve<Argument, Value: Sendable>(
     _ key: FactoryKey<Argument, Value>, argument: Argument, context: BuildContext
   ) throws(DeferredError) -> Value {
-    guard let found = lookup(key.erased) else { throw missing(key.erased, chain: context.chain) }
-    let node = found.takeUnretainedValue()
-    node.wasResolved.store(true, ordering: .relaxed)
+    guard let node = lookup(key.erased) else { throw missing(key.erased, chain: context.chain) }
+    node.wasResolved.set()
     return try node.make(argument, context, as: Value.self)
   }
 }
@@ -195,7 +193,7 @@ struct ArgumentCaching {
     limit: Int, _: Argument.Type, _: Value.Type
   ) {
     let limit = max(1, limit)
-    makeCache = .sync { _, value in value.initialize(to: ArgumentCache<Argument, Value>(limit)) }
+    makeCache = .sync { _ in return objectOfValue(ArgumentCache<Argument, Value>(limit)) }
   }
 }
 
@@ -217,7 +215,9 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
     case making(Making)
   }
 
-  struct State {
+  /// Safety: `@unchecked Sendable` as the cache: `Argument` is `Hashable` and `Sendable`
+  /// wherever a cache is made, and values are `Sendable`.
+  struct State: @unchecked Sendable {
     var slots: [AnyHashable: Slot] = [:]
     var order: [AnyHashable] = []
     var head = 0
@@ -302,7 +302,7 @@ extension AnyNode {
     guard let cacheKey = dependencies?.last, cacheKey.type is ArgumentCache<Argument, Value>.Type,
       let hashable = argument as? AnyHashable, let cacheNode = owner.lookup(cacheKey)
     else { return try run(argument, context, as: Value.self) }
-    let cache = cacheNode.takeUnretainedValue().value.read(as: ArgumentCache<Argument, Value>.self)
+    let cache = cacheNode.read(as: ArgumentCache<Argument, Value>.self)
     while true {
       switch cache.lookup(hashable, by: context) {
       case .hit(let value):
@@ -336,10 +336,8 @@ extension AnyNode {
     _ argument: Argument, _ context: BuildContext, as _: Value.Type
   ) throws(DeferredError) -> Value {
     guard case .sync = factory else { preconditionFailure("an argument factory is synchronous") }
-    return try withUnsafePointer(to: argument) { pointer throws(DeferredError) -> Value in
-      context.argument = UnsafeRawPointer(pointer)
-      defer { context.argument = nil }
-      return try makeValue(context, as: Value.self)
-    }
+    context.argument = argument
+    defer { context.argument = nil }
+    return try makeValue(context, as: Value.self)
   }
 }

@@ -44,9 +44,9 @@ extension Container {
   ) throws(DeferredError) {
     try contribute(
       collection, priority: priority, dependencies: declared(repeat (each Dependency).self),
-      factory: .sync { resolver, value in
-        value.initialize(
-          to: CollectionMember(value: try factory(repeat resolver.resolve((each Dependency).self))))
+      factory: .sync { resolver in
+        return objectOfValue(
+          CollectionMember(value: try factory(repeat resolver.resolve((each Dependency).self))))
       })
   }
 
@@ -67,8 +67,7 @@ extension Container {
     let (member, node) = try registry.withLock {
       registry throws(DeferredError) -> (AnyNode, AnyNode) in
       let own = registry.notes[key]?.members
-      let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)?
-        .takeUnretainedValue()
+      let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
       if own == nil, existing != nil {
         throw DeferredError(
           .duplicateRegistration, key: key, chain: [key],
@@ -140,8 +139,8 @@ extension Container {
     _ collection: CollectionKey<Element>
   ) throws(DeferredError) -> [Element] {
     let key = collection.service
-    if let value = readyValue(ObjectIdentifier([Element].self), key.name, key.nameHash) {
-      return value.load(as: [Element].self)
+    if let object = readyValue(ObjectIdentifier([Element].self), key.name, key.nameHash) {
+      return valueOfObject(object, as: [Element].self)
     }
     return try resolveCollectionSlow(collection)
   }
@@ -181,14 +180,14 @@ extension Factory {
   static func collecting<Element: Sendable>(_: Element.Type, _ members: [AnyServiceKey])
     -> Factory
   {
-    .sync { resolver, value in
+    .sync { resolver in
       var elements: [Element] = []
       elements.reserveCapacity(members.count)
       for member in members {
         elements.append(
           try resolver.resolve(ServiceKey<CollectionMember<Element>>(name: member.name)).value)
       }
-      value.initialize(to: elements)
+      return objectOfValue(elements)
     }
   }
 }

@@ -80,7 +80,7 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Target> {
     let conformance: @Sendable (AnyNode) -> Bool? = { node in
       if Value.self is Target.Type { return true }
-      if let value = node.value.reference?.load(as: Value.self) { return value is Target }
+      if node.isReady { return node.read(as: Value.self) is Target }
       // Two classes neither of which derives from the other: it can tell.
       if Target.self is AnyClass && Value.self is AnyClass { return false }
       return nil
@@ -104,14 +104,14 @@ extension Container {
     return try add(
       target, scope: sourceNode.scope, priority: .onDemand, replacing: false,
       dependencies: [source.erased],
-      factory: .sync { resolver, value in
+      factory: .sync { resolver in
         let built = try resolver.resolve(source)
         guard let converted = convert(built) else {
           throw DeferredError(
             .notConforming, key: targetKey, chain: resolver.context.chain,
             detail: "\(Value.self) does not conform to \(Target.self)")
         }
-        value.initialize(to: converted)
+        return objectOfValue(converted)
       },
       note: conformance.map { RegistrationNote(conformance: $0) })
   }

@@ -116,7 +116,7 @@ extension Container {
     if work.awaitRunning && BuildContext.current.chain.isEmpty { runningBuilds.wait() }
     registry.withLock { registry in
       registry.isShutDown = true
-      published.store(nil, ordering: .releasing)
+      published.exchange(nil)
     }
     perform(work)
   }
@@ -182,7 +182,7 @@ extension Container {
     guard let found = lookup(ObjectIdentifier(Value.self), name, lookupHash(of: name)) else {
       throw missing(key.erased, chain: [])
     }
-    found.takeUnretainedValue().whenReady(on: queue, work)
+    found.whenReady(on: queue, work)
   }
 
   // MARK: - Running the schedule
@@ -195,7 +195,7 @@ extension Container {
       let before = schedule.phase
       let result = transition(&schedule)
       if schedule.phase != before {
-        launchPhase.store(schedule.phase.rawValue, ordering: .releasing)
+        launchPhase.storeRelease(UInt64(schedule.phase.rawValue))
       }
       return result
     }
@@ -210,7 +210,7 @@ extension Container {
   /// node, adopting it again does nothing.
   func scheduleIfLaunched(_ node: AnyNode) {
     guard LaunchSchedule.mayBeScheduled(node),
-      launchPhase.load(ordering: .acquiring) != LaunchSchedule.Phase.notLaunched.rawValue
+      launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue)
     else { return }
     perform(schedule { $0.adopt(node: node, now: clock.now()) })
   }
@@ -271,7 +271,7 @@ extension Container {
       LaunchJob(label: "record launch history", qos: .background) { [weak self] in
         guard let self, let history = self.history else { return }
         let token = history.reserveToken()
-        self.historyToken.store(token, ordering: .releasing)
+        self.historyToken.storeRelease(UInt64(bitPattern: Int64(token)))
         history.record(self.launchReport(), token: token)
         history.save()
       })

@@ -50,8 +50,8 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
-      factory: .mainActor { resolver, value in
-        value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
+      factory: .mainActor { resolver in
+        return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
       }, isMainActor: true)
   }
 
@@ -88,8 +88,8 @@ extension Container {
     return try add(
       key, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat each dependencies),
-      factory: .mainActor { resolver, value in
-        value.initialize(to: try factory(repeat resolver.resolve(each keys)))
+      factory: .mainActor { resolver in
+        return objectOfValue(try factory(repeat resolver.resolve(each keys)))
       }, isMainActor: true)
   }
 

@@ -62,8 +62,8 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
-      factory: .sync { resolver, value in
-        value.initialize(to: try factory(repeat resolver.resolve((each Dependency).self)))
+      factory: .sync { resolver in
+        return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
       })
   }
 
@@ -230,9 +230,9 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
-      factory: .async { resolver, value in
-        value.initialize(
-          to: try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
+      factory: .async { resolver in
+        return objectOfValue(
+          try await factory(repeat await resolver.resolve(ServiceKey<each Dependency>())))
       }, isMainActor: isMainActor)
   }
 
@@ -310,7 +310,7 @@ extension Container {
         detail: "as weak: \(Value.self) is not a class nor a protocol bound to classes, and a"
           + " weak reference holds only objects")
     }
-    if scope.isNamed { Container.namedScopesRegistered.store(true, ordering: .releasing) }
+    if scope.isNamed { Container.namedScopesRegistered.storeRelease(1) }
     try add(
       AnyNode(
         key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
@@ -333,7 +333,7 @@ extension Container {
   @inline(__always)
   func checkPhase(_ node: AnyNode) throws(DeferredError) {
     // The raw phase, compared as it is (not made a `Phase`); the priority only once launched.
-    if launchPhase.load(ordering: .acquiring) != LaunchSchedule.Phase.notLaunched.rawValue
+    if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue)
       && node.priority.isCritical
     {
       // The first frame is gone: a critical service can no longer be built before it.
@@ -365,10 +365,8 @@ extension Container {
     // once it has published, and it may register no more then). One probe finds the key's
     // node or the slot it goes in: the room made first, so that the slot stays the key's.
     // The key read in place in the node, not copied (a retain and a release of its name).
-    registry.makeRoom(publishingTo: self)
-    let (slot, found) = registry.table.probe(
-      UInt(bitPattern: node.key.typeID), node.key.name, node.key.nameHash)
-    let existing = found?.takeUnretainedValue()
+    registry.makeRoom()
+    let (slot, existing) = registry.table.probe(node.key)
     if let existing {
       // Refused while a live child has resolved through this container; otherwise retired
       // only if it was never built nor is being built. Work queued for it moves to the
@@ -403,8 +401,8 @@ extension Container {
     }
     // Before the node is in the table: a child that finds it through this container then
     // sees that something changed.
-    generation.add(1, ordering: .releasing)
-    registry.table.store(node, at: slot)
+    generation.addRelaxed(1)
+    registry.store(node, at: slot, publishingTo: self)
   }
 }
 
@@ -416,14 +414,11 @@ extension Factory {
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
     // The keys are the node's declared dependencies, in this order: the factory reads them
-    // from there. Capturing them as a tuple made every call, unspecialised, look up the
-    // tuple's type metadata and each key's (about 1,100 instructions a dependency).
-    .sync { resolver, value in
+    // from there, so that an unspecialised call looks up no tuple type of keys.
+    .sync { resolver in
       var position = 0
-      try withUnsafeMutablePointer(to: &position) { position in
-        value.initialize(
-          to: try make(repeat resolver.resolveDeclared((each Dependency).self, at: position)))
-      }
+      return objectOfValue(
+        try make(repeat resolver.resolveDeclared((each Dependency).self, at: &position)))
     }
   }
 
@@ -434,8 +429,8 @@ extension Factory {
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
     let keys = (repeat each keys)
-    return .async { resolver, value in
-      value.initialize(to: try await make(repeat await resolver.resolve(each keys)))
+    return .async { resolver in
+      return objectOfValue(try await make(repeat await resolver.resolve(each keys)))
     }
   }
 }

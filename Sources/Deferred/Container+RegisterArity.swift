@@ -49,7 +49,7 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: [],
-      factory: .sync { resolver, value in value.initialize(to: try factory()) })
+      factory: .sync { resolver in return objectOfValue(try factory()) })
   }
 
   /// Registers a service made by a factory of one parameter, a dependency resolved by its type: the form of
@@ -82,8 +82,8 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self),
-      factory: .sync { resolver, value in
-        value.initialize(to: try factory(resolver.resolve(D1.self)))
+      factory: .sync { resolver in
+        return objectOfValue(try factory(resolver.resolve(D1.self)))
       })
   }
 
@@ -118,8 +118,8 @@ extension Container {
     try add(
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self, D2.self),
-      factory: .sync { resolver, value in
-        value.initialize(to: try factory(resolver.resolve(D1.self), resolver.resolve(D2.self)))
+      factory: .sync { resolver in
+        return objectOfValue(try factory(resolver.resolve(D1.self), resolver.resolve(D2.self)))
       })
   }
 
@@ -157,9 +157,9 @@ extension Container {
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil),
       ],
-      factory: .sync { resolver, value in
-        value.initialize(
-          to: try factory(
+      factory: .sync { resolver in
+        return objectOfValue(
+          try factory(
             resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self)))
       })
   }
@@ -198,9 +198,9 @@ extension Container {
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),
       ],
-      factory: .sync { resolver, value in
-        value.initialize(
-          to: try factory(
+      factory: .sync { resolver in
+        return objectOfValue(
+          try factory(
             resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
             resolver.resolve(D4.self)))
       })
@@ -243,9 +243,9 @@ extension Container {
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),
         AnyServiceKey(D5.self, name: nil),
       ],
-      factory: .sync { resolver, value in
-        value.initialize(
-          to: try factory(
+      factory: .sync { resolver in
+        return objectOfValue(
+          try factory(
             resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
             resolver.resolve(D4.self), resolver.resolve(D5.self)))
       })
@@ -289,9 +289,9 @@ extension Container {
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),
         AnyServiceKey(D5.self, name: nil), AnyServiceKey(D6.self, name: nil),
       ],
-      factory: .sync { resolver, value in
-        value.initialize(
-          to: try factory(
+      factory: .sync { resolver in
+        return objectOfValue(
+          try factory(
             resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
             resolver.resolve(D4.self), resolver.resolve(D5.self), resolver.resolve(D6.self)))
       })

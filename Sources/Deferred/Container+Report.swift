@@ -162,7 +162,7 @@ extension Container {
 
     if let history {
       // Compared with the launches before this one, even once this one is recorded.
-      let baseline = history.baseline(for: historyToken.load(ordering: .acquiring))
+      let baseline = history.baseline(for: Int(Int64(bitPattern: historyToken.loadAcquire())))
       hazards += history.hazards
       hazards += history.regressions(builds: builds, milestones: milestones, against: baseline)
     }

@@ -22,11 +22,8 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
-      return found.value.unsafelyUnwrapped.load(as: Value.self)
-    }
-    if let value = readyValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
-      return value.load(as: Value.self)
+    if let object = readyValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+      return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
   }
@@ -38,11 +35,8 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable @inline(__always)
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if key.name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
-      return found.value.unsafelyUnwrapped.load(as: Value.self)
-    }
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
-      return value.load(as: Value.self)
+    if let object = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+      return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(key)
   }
@@ -76,11 +70,8 @@ extension Container {
   /// - Returns: The service.
   @inlinable @inline(__always)
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
-    if key.name == nil, case let found = unnamedValue(ObjectIdentifier(Value.self)), found.found {
-      return found.value.unsafelyUnwrapped.load(as: Value.self)
-    }
-    if let value = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
-      return value.load(as: Value.self)
+    if let object = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+      return valueOfObject(object, as: Value.self)
     }
     return requireSlow(key)
   }
@@ -139,13 +130,12 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    if let value = handOut(ObjectIdentifier(Value.self), key, toFactory: context != nil) {
-      return value.load(as: Value.self)
-    }
-    guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
-    let node = found.takeUnretainedValue()
+    if let object = node.builtValue(handedOutToFactory: context != nil) {
+      return valueOfObject(object, as: Value.self)
+    }
     node.markHandedOut(toFactory: context != nil)
     if let held = node.heldValue() { return held.read(as: Value.self) }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
@@ -155,80 +145,33 @@ extension Container {
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
     // One lookup for both the built value and the node (a transient's resolve needs both).
-    guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }
     let toFactory = context != nil
-    if let value = found._withUnsafeGuaranteedRef({ $0.builtValue(handedOutToFactory: toFactory) })
-    {
-      return value.load(as: Value.self)
+    if let object = node.builtValue(handedOutToFactory: toFactory) {
+      return valueOfObject(object, as: Value.self)
     }
-    // The node (held by this container's tables) and the context (by the caller, or by its
-    // thread) are used unretained: Docs/Design.md, "Memory safety".
-    return try found.guaranteed { node throws(DeferredError) in
-      node.markHandedOut(toFactory: toFactory)
-      if let held = node.heldValue() { return held.read(as: Value.self) }
-      if let context { return try node.resolveSlow(context, as: Value.self) }
-      return try BuildContext.withCurrent { context throws(DeferredError) in
-        try node.resolveSlow(context, as: Value.self)
-      }
-    }
-  }
-}
-
-extension Unmanaged {
-  /// Calls `body` with the instance, not retained: for an instance something else is known to
-  /// keep alive for the call (`_withUnsafeGuaranteedRef`, which takes only untyped errors).
-  @inline(__always)
-  func guaranteed<Result>(_ body: (Instance) throws(DeferredError) -> Result)
-    throws(DeferredError) -> Result
-  {
-    do {
-      return try _withUnsafeGuaranteedRef(body)
-    } catch let error as DeferredError {
-      throw error
-    } catch {
-      preconditionFailure("only a DeferredError is thrown here: \(error)")
-    }
-  }
-}
-
-extension Container {
-  /// The built value for `key`, marked handed out: to a factory (a resolve with a build
-  /// context) or to the app. The app's inlined resolves call ``Container/unnamedValue(_:)``
-  /// and ``readyValue(_:_:_:)`` directly.
-  @inline(__always)
-  func handOut<Value>(_ type: ObjectIdentifier, _ key: ServiceKey<Value>, toFactory: Bool)
-    -> ValueReference?
-  {
-    guard toFactory else { return readyValue(type, key.name, key.nameHash) }
-    guard let found = lookup(type, key.name, key.nameHash) else { return nil }
-    return found._withUnsafeGuaranteedRef { $0.builtValue(handedOutToFactory: true) }
+    node.markHandedOut(toFactory: toFactory)
+    if let held = node.heldValue() { return held.read(as: Value.self) }
+    return try node.resolveSlow(context ?? .current, as: Value.self)
   }
 }
 
 extension AnyNode {
-  /// The published value, if the singleton is built, noted as handed out: to a factory, or to
-  /// the app (each flag is stored once, not on every resolve).
+  /// The published value (its object), if the singleton is built, noted as handed out: to a
+  /// factory, or to the app (each flag is stored once, not on every resolve).
   @inline(__always)
-  func builtValue(handedOutToFactory toFactory: Bool) -> ValueReference? {
-    guard let reference = value.reference else { return nil }
-    if toFactory {
-      if !wasNeeded.load(ordering: .relaxed) { wasNeeded.store(true, ordering: .relaxed) }
-    } else if !wasResolved.load(ordering: .relaxed) {
-      wasResolved.store(true, ordering: .relaxed)
-    }
-    return reference
+  func builtValue(handedOutToFactory toFactory: Bool) -> AnyObject? {
+    guard let object = value.load() else { return nil }
+    if toFactory { wasNeeded.set() } else { wasResolved.set() }
+    return object
   }
 
   /// Notes that the value is being handed out: to a factory, or to the app.
   @inline(__always)
   func markHandedOut(toFactory: Bool) {
-    if toFactory {
-      wasNeeded.store(true, ordering: .relaxed)
-    } else {
-      wasResolved.store(true, ordering: .relaxed)
-    }
+    if toFactory { wasNeeded.set() } else { wasResolved.set() }
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Container {
   /// Drops every instance of a named scope, and every cached service built with one of them,
   /// so that the next resolve builds each anew: the signed-in user's session at logout.
@@ -74,5 +72,5 @@ extension Container {
   /// Whether a named scope was registered in any container of the process: until one is, a
   /// build need not look for one among its dependencies (one load, where walking the
   /// ancestors would retain each).
-  static let namedScopesRegistered = Atomic<Bool>(false)
+  static let namedScopesRegistered = AtomicWord()
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -40,11 +39,13 @@ public final class Container: Sendable {
   public let waitLimit: Duration?
 
   let registry = Locked(Registry())
-  @usableFromInline let published = Atomic<Unmanaged<LookupTable>?>(nil)
+  /// The lookup table as last published, which lookups read without a lock.
+  let published = AtomicReference<LookupSnapshot>()
   /// Bumped on every registration, so that children notice what their ancestors added.
-  let generation = Atomic<Int>(0)
-  /// In a child: the sum of the ancestors' generations its copies were worked out for.
-  let copiesGeneration = Atomic<Int>(-1)
+  let generation = AtomicWord()
+  /// In a child: the sum of the ancestors' generations its copies were worked out for, plus
+  /// one (0: never).
+  let copiesGeneration = AtomicWord()
   /// In a child: where it was made, to name it in errors.
   let origin: String?
   /// Told when a thread is about to wait for another thread's build of a service
@@ -61,12 +62,13 @@ public final class Container: Sendable {
   /// container (not a child) records its launch in it once fully ready, in a background job.
   public let history: LaunchHistory?
   /// The token this container recorded its launch in ``history`` with; 0 before.
-  let historyToken = Atomic<Int>(0)
+  let historyToken = AtomicWord()
 
   /// The launch and its deferred builds, as one state machine.
   let launchSchedule: Locked<LaunchSchedule>
-  /// ``LaunchSchedule/phase``, readable without the lock (registration and handles read it).
-  @usableFromInline let launchPhase = Atomic<UInt8>(LaunchSchedule.Phase.notLaunched.rawValue)
+  /// ``LaunchSchedule/phase``'s raw value, readable without the lock (registration and
+  /// handles read it).
+  let launchPhase = AtomicWord(UInt64(LaunchSchedule.Phase.notLaunched.rawValue))
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
@@ -157,147 +159,90 @@ public final class Container: Sendable {
 }
 
 extension Container {
-  /// The node for `type` and `name`, read lock-free from the published table.
+  /// The node for `type` and `name`: from the published table, without a lock, if it is
+  /// there.
   @inline(__always)
-  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
-    -> Unmanaged<AnyNode>?
-  {
+  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     lookup(bits: UInt(bitPattern: type), name, nameHash)
   }
 
-  /// The node for `key`, read lock-free from the published table.
+  /// The node for `key`.
   @inline(__always)
-  func lookup(_ key: AnyServiceKey) -> Unmanaged<AnyNode>? {
+  func lookup(_ key: AnyServiceKey) -> AnyNode? {
     lookup(bits: UInt(bitPattern: key.typeID), key.name, key.nameHash)
   }
 
   /// The node for the type with metadata address `bits` and `name`.
   @inline(__always)
-  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> Unmanaged<AnyNode>? {
-    if let table = published.load(ordering: .acquiring) {
-      if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
-        return node
-      }
-    }
+  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    if let node = published.load()?.table.find(bits, name, nameHash) { return node }
     return lookupSlow(bits, name, nameHash)
   }
 
-  /// The resolve hot path for an unnamed key, inlined at the caller with no call: the value of
-  /// the built singleton of `type` in this container's published table, once the out-of-line
-  /// path has handed it to the app (and marked it resolved); not found for anything else (no
-  /// table published yet, not in this container's table, not built, not yet handed out), which
-  /// the out-of-line ``readyValue(_:_:_:)`` sorts out.
-  ///
-  /// It probes as ``LookupTable/find(_:_:_:)`` does, with the same orderings: the table's
-  /// pointer (acquire), the slots (acquire), then one word of each node, its
-  /// ``AnyNode/resolvedType`` (acquire), which is `type`'s address only in the node of `type`'s
-  /// unnamed key whose value is published and marked resolved; then the published value. The
-  /// table and the node are used unretained: this container keeps every table it published and
-  /// its tables' nodes while the caller holds it (Docs/Design.md, "Memory safety").
-  ///
-  /// The caller tests `found` and then reads `value` (`unsafelyUnwrapped`): a flag the
-  /// optimiser threads through, where testing an optional pointer would cost a test on every
-  /// resolve (it cannot know that a published pointer is not null).
-  @inlinable @inline(__always)
-  func unnamedValue(_ type: ObjectIdentifier) -> (found: Bool, value: UnsafeMutableRawPointer?) {
-    guard let table = published.load(ordering: .acquiring) else { return (false, nil) }
-    let bits = UInt(bitPattern: type)
-    return table._withUnsafeGuaranteedRef {
-      table -> (found: Bool, value: UnsafeMutableRawPointer?) in
-      var index = multiplyShift(bits, shift: table.shift)
-      while let raw = table.slots[index].load(ordering: .acquiring) {
-        let node = Unmanaged<AnyNode>.fromOpaque(raw)
-        if node._withUnsafeGuaranteedRef({ $0.resolvedType.load(ordering: .acquiring) }) == bits {
-          // Published before `resolvedType` was set, and never unpublished.
-          return (
-            true, node._withUnsafeGuaranteedRef { $0.value.published.load(ordering: .acquiring) }
-          )
-        }
-        index = (index &+ 1) & table.mask
-      }
-      return (false, nil)
-    }
-  }
-
   /// The resolve hot path's out-of-line part: the value of the built singleton registered for
-  /// `type` and `name`, or `nil` if it is not built (or not a singleton, or not registered).
+  /// `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it is not built (or
+  /// not a singleton, or not registered).
   ///
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only copies the value out, as the type it looked the service up by.
+  /// only casts the object back to the type it looked the service up by.
   @usableFromInline
-  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
-    -> ValueReference?
-  {
-    guard let found = lookup(type, name, nameHash) else { return nil }
-    return found._withUnsafeGuaranteedRef { node in
-      guard let reference = node.value.reference else { return nil }
-      if !node.wasResolved.load(ordering: .relaxed)
-        || (name == nil && node.resolvedType.load(ordering: .relaxed) == 0)
-      {
-        node.markResolved(type, unnamed: name == nil)
-      }
-      return reference
-    }
+  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
+    guard let node = lookup(type, name, nameHash) else { return nil }
+    return node.builtValue(handedOutToFactory: false)
   }
 
   /// A key the published table does not hold, or no table published yet.
   ///
-  /// A container without a parent publishes its table, under its lock. A child asks its parent
-  /// for what it does not hold, lock-free, unless an ancestor registered something since it
-  /// last worked out its copies: it then works them out again first. A parent's registration
-  /// bumps its generation before its node is in the table, so a child that found the node
-  /// through its parent sees the new generation when it checks again, and starts over.
+  /// A container without a parent looks it up in its live table, under its lock, and
+  /// publishes that table when the published one is out of date (``Registry/lookedUp(_:)``).
+  /// A child asks its parent for what it does not hold, unless an ancestor registered
+  /// something since it last worked out its copies: it then works them out again first. A
+  /// parent's registration bumps its generation before its node is in the table, so a child
+  /// that found the node through its parent sees the new generation when it checks again, and
+  /// starts over.
   @inline(never)
-  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt)
-    -> Unmanaged<AnyNode>?
-  {
+  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     guard let parent else {
       return registry.withLock { registry in
         if registry.isShutDown { return nil }
-        publish(&registry)
+        registry.lookedUp(publishingTo: self)
         return registry.table.find(bits, name, nameHash)
       }
     }
     var refreshed = false
     while true {
-      let seen = copiesGeneration.load(ordering: .acquiring)
-      if let table = published.load(ordering: .acquiring) {
-        if seen == ancestorGeneration() {
-          if let node = table._withUnsafeGuaranteedRef({ $0.find(bits, name, nameHash) }) {
-            return node
-          }
-          let node = parent.lookup(bits: bits, name, nameHash)
-          if refreshed || ancestorGeneration() == seen { return node }
-        }
-      } else if refreshed {
-        return nil  // shut down
+      let seen = copiesGeneration.loadAcquire()
+      let (isShutDown, own) = registry.withLock { registry -> (Bool, AnyNode?) in
+        if registry.isShutDown { return (true, nil) }
+        registry.lookedUp(publishingTo: self)
+        return (false, registry.table.find(bits, name, nameHash))
+      }
+      if isShutDown { return nil }
+      if seen != 0 && seen == ancestorGeneration() {
+        if let own { return own }
+        let node = parent.lookup(bits: bits, name, nameHash)
+        if refreshed || ancestorGeneration() == seen { return node }
       }
       currentTable()
       refreshed = true
     }
   }
 
-  /// Publishes the live table, if it is not published yet. Under the lock.
-  private func publish(_ registry: inout Registry) {
-    guard !registry.hasPublished || published.load(ordering: .relaxed) == nil else { return }
-    registry.hasPublished = true
-    published.store(.passUnretained(registry.table), ordering: .releasing)
-  }
-
-  /// The sum of the ancestors' generations: it changes whenever one of them registers.
+  /// The sum of the ancestors' generations, plus one: it changes whenever one of them
+  /// registers.
   @inline(__always)
-  private func ancestorGeneration() -> Int {
-    var sum = 0
+  private func ancestorGeneration() -> UInt64 {
+    var sum: UInt64 = 1
     var ancestor = parent
     while let container = ancestor {
-      sum &+= container.generation.load(ordering: .acquiring)
+      sum &+= container.generation.loadAcquire()
       ancestor = container.parent
     }
     return sum
   }
 
   func node(for key: AnyServiceKey) -> AnyNode? {
-    lookup(key)?.takeUnretainedValue()
+    lookup(key)
   }
 
   /// Every node this container resolves, and their order; publishes the table if it is not, and
@@ -307,7 +252,7 @@ extension Container {
     guard let parent else {
       return registry.withLock { registry in
         if registry.isShutDown { return VisibleNodes() }
-        publish(&registry)
+        registry.hasPublished = true
         return VisibleNodes(orderedNodes: registry.ordered)
       }
     }
@@ -324,10 +269,11 @@ extension Container {
     let inheritedNodes = inherited.nodes
     return registry.withLock { registry in
       if registry.isShutDown { return VisibleNodes() }
-      if !registry.hasPublished || copiesGeneration.load(ordering: .relaxed) != generation {
+      if !registry.hasPublished || copiesGeneration.loadRelaxed() != generation {
         addCopies(&registry, inherited: inheritedNodes)
-        publish(&registry)
-        copiesGeneration.store(generation, ordering: .releasing)
+        registry.hasPublished = true
+        registry.publish(to: self)
+        copiesGeneration.storeRelease(generation)
       }
       var nodes = inheritedNodes
       for node in registry.ordered { nodes[node.key] = node }
@@ -392,24 +338,14 @@ extension Container {
       suggestions: closestNames(to: key.description, in: names))
   }
 
-  /// The tables this container keeps, the slots they hold and the node references in them: a
-  /// measure of the lookup's memory.
+  /// The tables this container keeps (every one it published, and the live one if it has
+  /// changed since), the slots they hold and the node references in them: a measure of the
+  /// lookup's memory.
   var retainedTables: (tables: Int, slots: Int, nodeReferences: Int) {
     registry.withLock { registry in
-      let all = registry.retired + [registry.table]
+      let all = registry.retainedTables
       return (all.count, all.reduce(0) { $0 + $1.capacity }, all.reduce(0) { $0 + $1.count })
     }
-  }
-}
-
-extension AnyNode {
-  /// Marks the built value as handed to the app and, for an unnamed key, lets the inlined path
-  /// find it from now on (``Container/unnamedValue(_:)``): once a node, out of line so that
-  /// ``Container/readyValue(_:_:_:)`` stays small enough to inline its node's check.
-  @inline(never)
-  fileprivate func markResolved(_ type: ObjectIdentifier, unnamed: Bool) {
-    if !wasResolved.load(ordering: .relaxed) { wasResolved.store(true, ordering: .relaxed) }
-    if unnamed { resolvedType.store(UInt(bitPattern: type), ordering: .releasing) }
   }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock that moves only when told to: for tests that step through a launch.
 ///
 /// ```swift
@@ -23,7 +21,7 @@ public final class ManualClock: LaunchClock {
   private let state: Locked<State>
   /// `state.now`, stored under the lock and read without it: a launch reads the clock twice a
   /// build.
-  private let reading: Atomic<UInt64>
+  private let reading: AtomicWord
   private let start: UInt64
 
   /// Creates a clock that reads `start` nanoseconds.
@@ -32,7 +30,7 @@ public final class ManualClock: LaunchClock {
   public init(start: UInt64 = 0) {
     self.start = start
     state = Locked(State(now: start))
-    reading = Atomic(start)
+    reading = AtomicWord(start)
   }
 
   /// The clock's first reading: the process "started" then.
@@ -45,7 +43,7 @@ public final class ManualClock: LaunchClock {
 
   /// The current reading, in nanoseconds.
   public func now() -> UInt64 {
-    reading.load(ordering: .acquiring)
+    reading.loadAcquire()
   }
 
   /// Moves the clock forward, then fires the timers that fell due, earliest first.
@@ -58,7 +56,7 @@ public final class ManualClock: LaunchClock {
     let due = state.withLock { state in
       state.now = deadline(after: duration, from: state.now)
       let now = state.now
-      reading.store(now, ordering: .releasing)
+      reading.storeRelease(now)
       let due = state.timers.filter { $0.deadline <= now }.sorted {
         ($0.deadline, $0.order) < ($1.deadline, $1.order)
       }

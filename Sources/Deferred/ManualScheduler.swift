@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A scheduler that holds every job until the test runs it: launches step by step, with no
 /// thread and no real time involved.
 ///

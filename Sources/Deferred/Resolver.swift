@@ -10,13 +10,9 @@
 /// }
 /// ```
 public struct Resolver: ~Copyable {
-  // Unowned and unchecked: a resolver lives only while its factory runs, and the build that
-  // calls the factory holds its node and context, and its node's owner is alive
-  // (Docs/Design.md, "Memory safety"). Strong, each would be retained and released on every
-  // factory call.
-  unowned(unsafe) let container: Container
-  unowned(unsafe) let context: BuildContext
-  unowned(unsafe) let dependent: AnyNode
+  let container: Container
+  let context: BuildContext
+  let dependent: AnyNode
   /// Whether the factory resolves what it needs itself, its edges observed as it does.
   let observes: Bool
 
@@ -27,17 +23,13 @@ public struct Resolver: ~Copyable {
     observes = dependent.dependencies == nil
   }
 
-  /// The built value of the service of `type`, `name` and `nameHash`, handed out to the
-  /// factory; `nil` if it is not built (or is transient, or missing). Read without retaining
-  /// the container or the node: a reading of an unowned field would retain it for the call.
+  /// The built value of the service of `type`, `name` and `nameHash` (its object), handed out
+  /// to the factory; `nil` if it is not built (or is transient, or missing).
   @inline(__always)
   private func builtValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
-    -> ValueReference?
+    -> AnyObject?
   {
-    Unmanaged.passUnretained(container)._withUnsafeGuaranteedRef { container in
-      guard let found = container.lookup(type, name, nameHash) else { return nil }
-      return found._withUnsafeGuaranteedRef { $0.builtValue(handedOutToFactory: true) }
-    }
+    container.lookup(type, name, nameHash)?.builtValue(handedOutToFactory: true)
   }
 
   /// Resolves the service registered for `type` and `name`, building it if need be.
@@ -53,8 +45,9 @@ public struct Resolver: ~Copyable {
   ) throws(DeferredError) -> Value {
     // A built dependency without a key made (the parameter forms' factories resolve each
     // dependency through here).
-    if !observes, let value = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
-      return value.load(as: Value.self)
+    if !observes, let object = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name))
+    {
+      return valueOfObject(object, as: Value.self)
     }
     return try resolve(ServiceKey<Value>(name: name))
   }
@@ -67,8 +60,8 @@ public struct Resolver: ~Copyable {
   ///   cycle.
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     if observes { dependent.observe(key.erased) }
-    if let value = builtValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
-      return value.load(as: Value.self)
+    if let object = builtValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+      return valueOfObject(object, as: Value.self)
     }
     return try container.resolve(key, context: context)
   }
@@ -77,14 +70,15 @@ public struct Resolver: ~Copyable {
   /// of type `Dependency`: the keyed forms' factories resolve their keys through this, from
   /// the node's declared keys, rather than from keys of their own.
   func resolveDeclared<Dependency: Sendable>(
-    _: Dependency.Type, at position: UnsafeMutablePointer<Int>
+    _: Dependency.Type, at position: inout Int
   ) throws(DeferredError) -> Dependency {
-    let key = Unmanaged.passUnretained(dependent)._withUnsafeGuaranteedRef {
-      $0.dependencies.unsafelyUnwrapped[position.pointee]
+    guard let dependencies = dependent.dependencies, position < dependencies.count else {
+      preconditionFailure("\(dependent.key) resolved more dependencies than it declares")
     }
-    position.pointee += 1
-    if let value = builtValue(key.typeID, key.name, key.nameHash) {
-      return value.load(as: Dependency.self)
+    let key = dependencies[position]
+    position += 1
+    if let object = builtValue(key.typeID, key.name, key.nameHash) {
+      return valueOfObject(object, as: Dependency.self)
     }
     return try container.resolve(ServiceKey<Dependency>(key), context: context)
   }

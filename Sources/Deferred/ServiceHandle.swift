@@ -1,13 +1,9 @@
-import Synchronization
-
 /// A typed reference to one service of one container, looked up once: for code that reads a
 /// service in a hot loop, or keeps it in a view model.
 ///
 /// Make it with ``Container/handle(_:name:)`` or ``Container/handle(for:)``. It holds the
 /// service's registration, so reading a built singleton through it is a lock-free load of the
-/// value: no lookup, no lock, no allocation; a few loads and compares, as a `static let`'s read.
-/// ``withValue(_:)`` reads it in place (an object with no reference count, as a `static let`'s);
-/// ``resolve()`` returns a copy, retained. Before the service is
+/// value: no lookup, no lock, no allocation. Before the service is
 /// built, and whenever its value cannot be read straight away, it resolves the service as
 /// ``Container/resolve(_:)`` does (the same build on first need, the same waits, errors,
 /// records and main-actor rules).
@@ -86,7 +82,9 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   ///   ``awaitService(isolation:)``), or the container was shut down.
   @inlinable
   public func resolve() throws(DeferredError) -> Value {
-    if let value = readyValue { return value.assumingMemoryBound(to: Value.self).pointee }
+    if let object = node.readyObject(for: container) {
+      return valueOfObject(object, as: Value.self)
+    }
     return try resolveSlow()
   }
 
@@ -96,16 +94,15 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// - Returns: The service.
   @inlinable
   public func require() -> Value {
-    if let value = readyValue { return value.assumingMemoryBound(to: Value.self).pointee }
+    if let object = node.readyObject(for: container) {
+      return valueOfObject(object, as: Value.self)
+    }
     return requireSlow()
   }
 
   /// Calls `body` with the service, read in place: for a hot loop, where a copy of the value
   /// would cost more than the read.
   ///
-  /// A built singleton is not copied: `body` borrows it from the registration the handle holds,
-  /// so a service that is a class pays no reference count, and the read is a few loads and
-  /// compares, as a `static let`'s (a struct service is copied, as ``resolve()`` copies it).
   /// Anything else (not built yet, transient, weak, in a named scope, replaced, shut down) is
   /// resolved as ``resolve()`` resolves it, and `body` gets that value: built on first need,
   /// waited for while another thread builds it, never a dropped generation.
@@ -125,7 +122,9 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   ///   be resolved; `body` is then not called.
   @inlinable
   public func withValue<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
-    if let value = readyValue { return body(value.assumingMemoryBound(to: Value.self).pointee) }
+    if let object = node.readyObject(for: container) {
+      return body(valueOfObject(object, as: Value.self))
+    }
     return try withValueSlow(body)
   }
 
@@ -149,21 +148,11 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   public func awaitService(
     isolation: isolated (any Actor)? = #isolation
   ) async throws(DeferredError) -> Value {
-    if let value = readyValue { return value.assumingMemoryBound(to: Value.self).pointee }
+    if let object = node.readyObject(for: container) {
+      return valueOfObject(object, as: Value.self)
+    }
     if let value = try madeAtOnce() { return value }
     return try await container.resolveAsync(key, context: nil)
-  }
-
-  /// The built singleton's memory, if it can be read straight away: the registration's value
-  /// is published and neither the container nor the registration's owner is shut down.
-  /// Anything else goes the way of an ordinary resolve, by key.
-  @inlinable @inline(__always)
-  var readyValue: UnsafeMutableRawPointer? {
-    guard let value = node.value.published.load(ordering: .acquiring),
-      container.launchPhase.load(ordering: .relaxed) != shutDownPhase,
-      node.owner.launchPhase.load(ordering: .relaxed) != shutDownPhase
-    else { return nil }
-    return value
   }
 
   /// What ``resolve()`` does with a service it cannot read straight away: a transient made at
@@ -181,14 +170,8 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// on this thread), for the ordinary resolve.
   @inlinable
   func madeAtOnce() throws(DeferredError) -> Value? {
-    try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) {
-      buffer throws(DeferredError) -> Value? in
-      let slot = buffer.baseAddress.unsafelyUnwrapped
-      guard try node.makeTransient(into: UnsafeMutableRawPointer(slot), for: container) else {
-        return nil
-      }
-      return slot.move()
-    }
+    guard let object = try node.makeTransient(for: container) else { return nil }
+    return valueOfObject(object, as: Value.self)
   }
 
   /// The service resolved by the handle's key, as ``Container/resolve(_:)`` resolves it.
@@ -207,34 +190,22 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   }
 }
 
-extension ServiceHandle where Value: AnyObject {
-  /// Calls `body` with the service, an object, borrowed in place: a built singleton is passed
-  /// with no reference count, as a `static let`'s object is.
-  ///
-  /// Otherwise as the ``withValue(_:)`` of any service: anything not built (or transient, weak,
-  /// in a named scope, replaced, shut down) is resolved as ``resolve()`` resolves it.
-  ///
-  /// - Parameter body: What to do with the service; it must not keep it beyond the call
-  ///   (assign it to keep it: that retains it).
-  /// - Returns: What `body` returns.
-  /// - Throws: ``DeferredError``, as ``resolve()``, when the service is not built and cannot
-  ///   be resolved; `body` is then not called.
-  @inlinable
-  public func withValue<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
-    // Safety: the published memory holds the object's reference for as long as the node lives
-    // (never written again, freed with the node), and the handle, borrowed for this call,
-    // holds the node: the object outlives `body`'s borrow without a retain of its own.
-    if let value = readyValue {
-      return Unmanaged<Value>.fromOpaque(value.load(as: UnsafeRawPointer.self))
-        ._withUnsafeGuaranteedRef(body)
-    }
-    return try withValueSlow(body)
+extension AnyNode {
+  /// The built singleton's value (its object), if a handle for `container` can read it
+  /// straight away: it is published and neither `container` nor the node's owner is shut
+  /// down. Anything else goes the way of an ordinary resolve, by key.
+  @usableFromInline
+  func readyObject(for container: Container) -> AnyObject? {
+    guard let object = value.load(),
+      container.launchPhase.loadRelaxed() != shutDownPhase,
+      owner.launchPhase.loadRelaxed() != shutDownPhase
+    else { return nil }
+    return object
   }
 }
 
-/// ``LaunchSchedule/Phase/shutDown``'s raw value, for the handle's inlined read (a test checks
-/// that they agree).
-@usableFromInline let shutDownPhase: UInt8 = 5
+/// ``LaunchSchedule/Phase/shutDown``'s raw value (a test checks that they agree).
+let shutDownPhase: UInt64 = 5
 
 extension Container {
   /// Returns a handle to the service registered for `type` and `name`: looked up now, built
@@ -267,11 +238,10 @@ extension Container {
   public func handle<Value: Sendable>(
     for key: ServiceKey<Value>
   ) throws(DeferredError) -> ServiceHandle<Value> {
-    guard let found = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: BuildContext.current.chain)
     }
-    let node = found.takeUnretainedValue()
-    node.wasResolved.store(true, ordering: .relaxed)
+    node.wasResolved.set()
     return ServiceHandle(container: self, node: node)
   }
 }

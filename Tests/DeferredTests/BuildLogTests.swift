@@ -10,7 +10,6 @@ import Testing
   static func node(in container: Container) throws -> AnyNode {
     try container.register(Storage.self) { Storage() }
     return try #require(container.lookup(AnyServiceKey(Storage.self, name: nil)))
-      .takeUnretainedValue()
   }
 
   /// A record of `node` numbered `number` (its attempt) by `writer` (its generation).

@@ -5,23 +5,21 @@ import Testing
 /// The held states of the slot (weak and named scopes), one transition at a time, without
 /// threads.
 extension SlotStateTests {
-  private func box(_ number: Int) -> ValueBox {
-    let destination = ValueDestination.allocate(Numbered.self)
-    destination.initialize(to: Numbered(number))
-    return ValueBox(destination)
+  private func box(_ number: Int) -> AnyObject {
+    objectOfValue(Numbered(number))
   }
 
   @Test func aHeldValueIsFoundThenDroppedByAResetAsANewGeneration() {
     var slot = SlotState()
     _ = slot.claim(by: builder)
     let first = box(1)
-    _ = slot.built(attempt: 1, storing: .box(first), value: .box(first))
+    _ = slot.built(attempt: 1, storing: .value(first), value: .value(first))
     #expect(slot.isHeld && !slot.isReady)
-    guard case .ready(.box(let found)?) = slot.claim(by: other), found === first else {
+    guard case .ready(.value(let found)?) = slot.claim(by: other), found === first else {
       Issue.record("held: a claim finds the box")
       return
     }
-    guard case .box(let dropped)? = slot.reset(), dropped === first else {
+    guard case .value(let dropped)? = slot.reset(), dropped === first else {
       Issue.record("held: a reset drops the box and returns it")
       return
     }
@@ -46,16 +44,16 @@ extension SlotStateTests {
       return
     }
     let stale = box(1)
-    let ending = slot.built(attempt: 1, storing: .box(stale), value: .box(stale))
+    let ending = slot.built(attempt: 1, storing: .value(stale), value: .value(stale))
     // The stale value goes to its builder and to the waiter on its latch, not into the state.
-    guard case .box(let handed)? = ending.value, handed === stale else {
+    guard case .value(let handed)? = ending.value, handed === stale else {
       Issue.record("a stale build hands its own value back")
       return
     }
     #expect(slot.builder === other)
     let fresh = box(2)
-    _ = slot.built(attempt: 2, storing: .box(fresh), value: .box(fresh))
-    guard case .ready(.box(let found)?) = slot.claim(by: builder), found === fresh else {
+    _ = slot.built(attempt: 2, storing: .value(fresh), value: .value(fresh))
+    guard case .ready(.value(let found)?) = slot.claim(by: builder), found === fresh else {
       Issue.record("the new generation's value is the one held")
       return
     }

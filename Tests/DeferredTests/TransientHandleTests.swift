@@ -65,7 +65,7 @@ private final class HandleHolder: Sendable {
     #expect(made.allSatisfy { $0.storage === storage })
     // From the reads after the dependency was seen built: made at once.
     #expect(handle.node.makesAtOnce)
-    #expect(container.scratchInUse == 0)
+    #expect(BuildContext.current.isIdle)
   }
 
   @Test func aFailingDependencyFailsTheReadNamingTheChainThenItIsBuiltOnTheNext() throws {
@@ -351,9 +351,4 @@ private final class HandleHolder: Sendable {
     #expect(first !== second && first.storage.label == "async")
     #expect(!handle.node.makesAtOnce)
   }
-}
-
-extension Container {
-  /// The scratch memory in use on the calling thread's context: none between makings.
-  fileprivate var scratchInUse: Int { BuildContext.current.scratchInUse }
 }

@@ -17,10 +17,10 @@ private final class Flag: Sendable {
   func clear() { value.store(false, ordering: .relaxed) }
 }
 
-/// Transients are made in their thread's scratch memory: these check that values of every size
-/// and alignment, nested makings and failures all come out whole.
+/// Transients of every size and alignment: these check that values, nested makings and
+/// failures all come out whole.
 @Suite struct TransientTests {
-  /// Bigger than the scratch memory: made on the heap.
+  /// A large value.
   struct Large: Equatable {
     var words:
       (
@@ -51,7 +51,7 @@ private final class Flag: Sendable {
       return Large(words: (SIMD64(repeating: fill), SIMD64(repeating: fill + 1), .zero))
     }
     for round in 0..<3 {
-      defer { #expect(BuildContext.current.scratchInUse == 0) }
+      defer { #expect(BuildContext.current.isIdle) }
       let large = try container.resolve(Large.self)
       // Each round makes three counters: the string's, the large value's, and its string's.
       let counter = 2 + round * 3
@@ -73,9 +73,9 @@ private final class Flag: Sendable {
     for _ in 0..<1_000 {
       #expect(throws: DeferredError.self) { try container.resolve(SIMD16<UInt64>.self) }
     }
-    #expect(BuildContext.current.scratchInUse == 0)
+    #expect(BuildContext.current.isIdle)
     fail.clear()
     #expect(try container.resolve(SIMD16<UInt64>.self) == SIMD16(repeating: 7))
-    #expect(BuildContext.current.scratchInUse == 0)
+    #expect(BuildContext.current.isIdle)
   }
 }

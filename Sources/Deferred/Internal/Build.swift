@@ -56,126 +56,93 @@ extension AnyNode {
     node: AnyNode, held: Held?
   ) {
     struct Frame {
-      /// Unretained: the root is held by the caller, every other node by its owner's tables,
-      /// which outlive the walk (Docs/Design.md, "Memory safety"). Retained, each frame cost a
-      /// retain and a release on top of those of the walk's own reads.
-      var unmanaged: Unmanaged<AnyNode>
+      var node: AnyNode
       var expanded = false
-      /// The attempt this context claimed, and its record's start, once it has.
+      /// The attempt this context claimed, and its record's start, once it has (and until its
+      /// build runs: a build that fails fails itself).
       var claimed: (attempt: Int, span: Span?)?
-
-      init(node: AnyNode) {
-        unmanaged = Unmanaged.passUnretained(node)
-      }
-
-      init(_ unmanaged: Unmanaged<AnyNode>) {
-        self.unmanaged = unmanaged
-      }
-
-      var node: AnyNode { unmanaged.takeUnretainedValue() }
     }
-    // The first frames on the native stack: most walks are a few frames deep (a first
-    // resolve whose dependencies are built is one frame), and allocate nothing. Only a few:
-    // a factory that resolves through its resolver nests a walk on the native stack.
-    return try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 4) {
-      buffer throws(DeferredError) in
-      var stack = RawStack(lending: buffer)
-      stack.append(Frame(node: self))
-      var root = self
-      var rootHeld: Held?
-      let baseDepth = context.chain.count
-      do throws(DeferredError) {
-        while !stack.isEmpty {
-          let index = stack.count - 1
-          // Each node is used unretained (see `Frame`).
-          let unmanaged = stack[index].unmanaged
-          if stack[index].expanded {
-            // Every dependency is ready: build it (a transient is made by whoever needs it).
-            let claimed = stack.removeLast().claimed
-            if let claimed {
-              let held = try unmanaged.guaranteed { node throws(DeferredError) in
-                try node.build(context, attempt: claimed.attempt, span: claimed.span)
-              }
-              if index == 0 { rootHeld = held }
-            }
-            context.chain.removeLast()
-            continue
+    // The frame on top in a local, the ones below it in an array: a walk whose dependencies
+    // are built (most first resolves) allocates nothing.
+    var top = Frame(node: self)
+    var below: [Frame] = []
+    var root = self
+    var rootHeld: Held?
+    let baseDepth = context.chain.count
+    do throws(DeferredError) {
+      walk: while true {
+        let node = top.node
+        let isRoot = below.isEmpty
+        if top.expanded {
+          // Every dependency is ready: build it (a transient is made by whoever needs it).
+          if let claimed = top.claimed {
+            top.claimed = nil
+            let held = try node.build(context, attempt: claimed.attempt, span: claimed.span)
+            if isRoot { rootHeld = held }
           }
-          stack[index].expanded = true
-          switch try unmanaged.guaranteed({ node throws(DeferredError) in try node.expand(context) }
-          )
-          {
-          case .done(let held):
-            if index == 0 { rootHeld = held }
-            _ = stack.removeLast()
-            continue
-          case .replaced(let replacement):
-            if index == 0 {
-              // A scheduled job's root replaced: building the replacement is the job's build.
-              if context.scheduled === root { context.scheduled = replacement }
-              root = replacement
-            }
-            stack[index] = Frame(node: replacement)
-            continue
-          case .claimed(let attempt, let span):
-            stack[index].claimed = (attempt, span)
-          case .walk:
-            break
+          context.chain.removeLast()
+          guard let next = below.popLast() else { break walk }
+          top = next
+          continue
+        }
+        top.expanded = true
+        switch try node.expand(context) {
+        case .done(let held):
+          if isRoot { rootHeld = held }
+          guard let next = below.popLast() else { break walk }
+          top = next
+          continue
+        case .replaced(let replacement):
+          if isRoot {
+            // A scheduled job's root replaced: building the replacement is the job's build.
+            if context.scheduled === root { context.scheduled = replacement }
+            root = replacement
           }
-          // The list's storage switched over once (no iterator, no count by distance), in
-          // order; the frames pushed are then reversed, so that the first is built first. The
-          // node is borrowed for the whole step: its list is read in place (copied out, it was
-          // copied and its owner retained and released, each build).
-          let pushedFrom = stack.count
-          var missing: AnyServiceKey?
-          unmanaged._withUnsafeGuaranteedRef { node in
-            context.chain.append(node.key)
-            // The owner unretained: it outlives its nodes' builds (Docs/Design.md, "Memory
-            // safety").
-            let owner = Unmanaged.passUnretained(node.owner)
-            _ = node.dependencies?.allSatisfy { dependency in
-              guard let next = owner._withUnsafeGuaranteedRef({ $0.lookup(dependency) }) else {
-                missing = dependency
-                return false
-              }
-              // Most dependencies are built already: checked without retaining the node, whose
-              // reference count threads building side by side would otherwise pass back and
-              // forth.
-              if !next._withUnsafeGuaranteedRef({ $0.isReady || $0.kind == .weak }) {
-                stack.append(Frame(next))
-              }
-              return true
-            }
+          top = Frame(node: replacement)
+          continue
+        case .claimed(let attempt, let span):
+          top.claimed = (attempt, span)
+        case .walk:
+          break
+        }
+        // The dependencies not built yet go on top, the first one last, so that it is built
+        // first.
+        context.chain.append(node.key)
+        let pushedFrom = below.count
+        var missing: AnyServiceKey?
+        _ = node.dependencies?.allSatisfy { dependency in
+          guard let next = node.owner.lookup(dependency) else {
+            missing = dependency
+            return false
           }
-          if let missing {
-            throw unmanaged._withUnsafeGuaranteedRef { node in
-              Unmanaged.passUnretained(node.owner)._withUnsafeGuaranteedRef {
-                $0.missing(missing, chain: context.chain)
-              }
-            }
+          if !next.isReady && next.kind != .weak {
+            if below.count == pushedFrom { below.append(top) }
+            below.append(Frame(node: next))
           }
-          var (low, high) = (pushedFrom, stack.count - 1)
-          while low < high {
-            let frame = stack[low]
-            stack[low] = stack[high]
-            stack[high] = frame
-            (low, high) = (low + 1, high - 1)
+          return true
+        }
+        if below.count > pushedFrom {
+          if missing != nil {
+            below.removeSubrange(pushedFrom...)
+          } else {
+            below[(pushedFrom + 1)...].reverse()
+            top = below.removeLast()
           }
         }
-      } catch {
-        // Innermost first: each claimed build's record is dropped and its node freed for a later
-        // attempt. (The build whose factory threw recorded and failed itself.)
-        while !stack.isEmpty {
-          let frame = stack.removeLast()
-          guard let claimed = frame.claimed else { continue }
-          withRecorder { $0.discard(claimed.span, context) }
-          frame.node.fail(attempt: claimed.attempt, error)
-        }
-        context.chain.removeSubrange(baseDepth...)
-        throw error
+        if let missing { throw node.owner.missing(missing, chain: context.chain) }
       }
-      return (root, rootHeld)
+    } catch {
+      // Innermost first: each claimed build's record is dropped and its node freed for a later
+      // attempt.
+      for frame in [top] + below.reversed() {
+        guard let claimed = frame.claimed else { continue }
+        withRecorder { $0.discard(claimed.span, context) }
+        frame.node.fail(attempt: claimed.attempt, error)
+      }
+      context.chain.removeSubrange(baseDepth...)
+      throw error
     }
+    return (root, rootHeld)
   }
 }
 
@@ -230,9 +197,8 @@ extension AnyNode {
   /// publishes or holds the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    let destination = valueDestination()
-    let failure = run(context, into: destination)
-    return try conclude(destination, failure, context, attempt: attempt, span: span)
+    let made = run(context)
+    return try conclude(made, context, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
@@ -240,57 +206,51 @@ extension AnyNode {
   func buildAsync(_ context: BuildContext, attempt: Int, span: Span?) async throws(DeferredError)
     -> Held?
   {
-    let destination = valueDestination()
-    let failure = await runAsync(context, into: destination)
-    return try conclude(destination, failure, context, attempt: attempt, span: span)
+    let made = await runAsync(context)
+    return try conclude(made, context, attempt: attempt, span: span)
   }
 
   /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
   /// and throws.
   @inline(__always)
   private func conclude(
-    _ destination: consuming ValueDestination, _ failure: DeferredError?,
-    _ context: BuildContext, attempt: Int, span: Span?
+    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
+    let failure: DeferredError?
+    if case .failure(let error) = made { failure = error } else { failure = nil }
     withRecorder {
       $0.end(
         span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     }
-    if let failure {
-      discard(destination)
-      fail(attempt: attempt, failure)
-      throw failure
+    switch made {
+    case .success(let object):
+      return finish(object, attempt: attempt)
+    case .failure(let error):
+      fail(attempt: attempt, error)
+      throw error
     }
-    return finish(destination, attempt: attempt)
   }
 
-  /// Runs a synchronous factory on `context`, whose chain ends with this service; returns what
-  /// went wrong, if anything.
-  private func run(_ context: BuildContext, into destination: borrowing ValueDestination)
-    -> DeferredError?
-  {
+  /// Runs a synchronous factory on `context`, whose chain ends with this service: the value
+  /// made (its object), or what went wrong.
+  private func run(_ context: BuildContext) -> Result<AnyObject, DeferredError> {
     do {
-      // Through a method of the factory, whose `self` is borrowed: a `switch` over the field
-      // here copied the closure out of it (a retain and a release a build).
-      guard try factory.callSync(self, context, into: destination) else {
-        return DeferredError(.asyncService, key: key, chain: context.chain)
+      guard let object = try factory.callSync(self, context) else {
+        return .failure(DeferredError(.asyncService, key: key, chain: context.chain))
       }
-      return nil
+      return .success(object)
     } catch {
-      return failure(error, context)
+      return .failure(failure(error, context))
     }
   }
 
   /// Runs the factory, sync or `async`, on `context`, whose chain ends with this service.
-  private func runAsync(_ context: BuildContext, into destination: borrowing ValueDestination)
-    async -> DeferredError?
-  {
-    guard case .async(let factory) = factory else { return run(context, into: destination) }
+  private func runAsync(_ context: BuildContext) async -> Result<AnyObject, DeferredError> {
+    guard case .async(let factory) = factory else { return run(context) }
     do {
-      try await factory(AsyncResolver(container: owner, context: context), destination)
-      return nil
+      return .success(try await factory(AsyncResolver(container: owner, context: context)))
     } catch {
-      return failure(error, context)
+      return .failure(failure(error, context))
     }
   }
 
@@ -310,111 +270,88 @@ extension AnyNode {
     switch kind {
     case .singleton, .weak, .named:
       let (node, held) = try ensureReadyHolding(context)
-      // No `held?.read(...) ?? ...`: an `Optional<Value>` would make this unspecialised code
-      // look up its metadata on every call, transients' included.
       if let held { return held.read(as: Value.self) }
-      return node.value.read(as: Value.self)
+      return node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
       return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
         try self.resolveSlow(main, as: Value.self)
       }
     case .transient:
-      return try makeTransient(context, as: Value.self)
+      return valueOfObject(try makeTransient(context), as: Value.self)
     }
   }
 
-  /// Makes one value of this transient node, of type `Value`, on `context`.
+  /// Makes one value of this transient node on `context` (its object).
   @inline(never)
-  private func makeTransient<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
-    throws(DeferredError) -> Value
-  {
+  private func makeTransient(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     // Outside any build, one whose dependencies were seen built is made at once.
-    if context.isIdle && makesAtOnce {
-      let destination = ValueDestination.transient(Value.self, on: context)
-      do throws(DeferredError) {
-        try makeAtOnce(into: destination, context)
-      } catch {
-        destination.discard(from: context)
-        throw error
-      }
-      return destination.take(as: Value.self, from: context)
-    }
+    if context.isIdle && makesAtOnce { return try makeAtOnce(context) }
     // A transient whose declared dependencies are all built needs no walk of the graph.
     if !dependenciesAreBuilt || (!context.chain.isEmpty && context.chain.contains(key)) {
       try ensureReady(context)
     }
-    return try makeValue(context, as: Value.self)
+    return try makeValue(context)
   }
 
-  /// Makes one value of this transient node into `destination`, on `context`, which is idle
-  /// (no build or making is under way on it), once ``makesAtOnce``: no walk, no check of
-  /// the dependencies, no record's span (no build encloses it, so no nested time to account
-  /// for). It is on the chain while its factory runs, as any making is, so that what the
-  /// factory resolves itself is built and named as it would be, and a factory that comes back
-  /// to it is a cycle; marked as the context's making, it is put there only when something
-  /// reads the chain (``BuildContext/beginMaking(_:)``). Every making is counted; the first ``TransientStats/sampleLimit`` are
-  /// timed, then one in ``TransientStats/timingStride`` (the report says how many were).
-  func makeAtOnce(
-    into destination: borrowing ValueDestination, _ context: BuildContext
-  ) throws(DeferredError) {
+  /// Makes one value of this transient node on `context`, which is idle (no build or making is
+  /// under way on it), once ``makesAtOnce``: no walk, no check of the dependencies, no record's
+  /// span (no build encloses it, so no nested time to account for). It is on the chain while
+  /// its factory runs, as any making is, so that what the factory resolves itself is built and
+  /// named as it would be, and a factory that comes back to it is a cycle; marked as the
+  /// context's making, it is put there only when something reads the chain
+  /// (``BuildContext/beginMaking(_:)``). Every making is counted; the first
+  /// ``TransientStats/sampleLimit`` are timed, then one in ``TransientStats/timingStride`` (the
+  /// report says how many were).
+  func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    let failure = withRecorder { recorder -> DeferredError? in
-      guard recorder.isEnabled else { return run(context, into: destination) }
+    let made = withRecorder { recorder -> Result<AnyObject, DeferredError> in
+      guard recorder.isEnabled else { return run(context) }
       // Counted, and past the first makings timed one in `TransientStats.timingStride`.
-      if let tally = transientTally, tally.countUntimed() {
-        return run(context, into: destination)
-      }
+      if let tally = transientTally, tally.countUntimed() { return run(context) }
       let start = recorder.now()
-      let failure = run(context, into: destination)
+      let made = run(context)
       recorder.madeTransient(self, taking: recorder.now() &- start)
-      return failure
+      return made
     }
     context.endMaking()
-    if let failure { throw failure }
+    return try made.get()
   }
 
-  /// A handle's making of this transient node into `raw` (memory for one value of its type,
-  /// not initialised), if it can be made at once (``makesAtOnce``, neither `container` nor the
-  /// owner shut down, the node still the one `container` resolves, and no build under way on
-  /// the calling thread): returns whether it made it. Anything else is resolved by key, as
-  /// ``Container/resolve(_:)`` does.
+  /// A handle's making of this transient node, if it can be made at once (``makesAtOnce``,
+  /// neither `container` nor the owner shut down, the node still the one `container`
+  /// resolves, and no build under way on the calling thread): its value's object, or `nil`.
+  /// Anything else is resolved by key, as ``Container/resolve(_:)`` does.
   ///
   /// A node `container` inherits is looked up again: a child copies an inherited node once
   /// it depends on the child's overrides, which a registration in an ancestor after the
   /// handle was made can bring about; the handle then holds the ancestor's node, which the
   /// child no longer resolves.
   @usableFromInline
-  func makeTransient(into raw: UnsafeMutableRawPointer, for container: Container)
-    throws(DeferredError) -> Bool
-  {
+  func makeTransient(for container: Container) throws(DeferredError) -> AnyObject? {
     guard makesAtOnce,
-      container.launchPhase.load(ordering: .relaxed) != shutDownPhase,
-      owner.launchPhase.load(ordering: .relaxed) != shutDownPhase,
-      owner === container
-        || container.lookup(key)?.toOpaque() == Unmanaged.passUnretained(self).toOpaque()
-    else { return false }
-    return try BuildContext.withCurrent { context throws(DeferredError) -> Bool in
-      guard context.isIdle else { return false }
-      try makeAtOnce(into: ValueDestination(uninitialized: raw, type: key.type), context)
-      return true
-    }
+      container.launchPhase.loadRelaxed() != shutDownPhase,
+      owner.launchPhase.loadRelaxed() != shutDownPhase,
+      owner === container || container.lookup(key) === self
+    else { return nil }
+    let context = BuildContext.current
+    guard context.isIdle else { return nil }
+    return try makeAtOnce(context)
   }
 
-  /// Runs this transient node's factory on `context`, its dependencies ready: the value is made
-  /// in the context's scratch memory and recorded as a transient. (An argument factory calls
-  /// it with its argument set on the context.)
+  /// Runs this transient node's factory on `context`, its dependencies ready, and records it
+  /// as a transient. (An argument factory calls it with its argument set on the context.)
+  func makeValue(_ context: BuildContext) throws(DeferredError) -> AnyObject {
+    let making = TransientMaking(self, context)
+    let made = run(context)
+    making.end(self, context)
+    return try made.get()
+  }
+
+  /// ``makeValue(_:)``, as `Value`.
   func makeValue<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
-    let making = TransientMaking(self, context)
-    let destination = ValueDestination.transient(Value.self, on: context)
-    let failure = run(context, into: destination)
-    making.end(self, context)
-    if let failure {
-      destination.discard(from: context)
-      throw failure
-    }
-    return destination.take(as: Value.self, from: context)
+    valueOfObject(try makeValue(context), as: Value.self)
   }
 
   /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
@@ -425,17 +362,12 @@ extension AnyNode {
     let (node, held) = try await ensureReadyHoldingAsync(context)
     guard kind == .transient else {
       if let held { return held.read(as: Value.self) }
-      return node.value.read(as: Value.self)
+      return node.read(as: Value.self)
     }
     let making = TransientMaking(self, context)
-    let destination = ValueDestination.allocate(key.type)
-    let failure = await runAsync(context, into: destination)
+    let made = await runAsync(context)
     making.end(self, context)
-    if let failure {
-      destination.discard()
-      throw failure
-    }
-    return destination.take(as: Value.self)
+    return valueOfObject(try made.get(), as: Value.self)
   }
 
   /// Makes this node's value available to async code on `context`, blocking no thread of the

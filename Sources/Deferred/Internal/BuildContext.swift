@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -12,14 +10,12 @@ import Synchronization
 /// outermost first.
 ///
 /// Each thread has one, made the first time it builds anything; each async resolve has its own.
-/// `chain` is touched only by the context's own thread or task: other threads learn what a
-/// context is doing from the ``WaitGraph``.
+/// Its mutable state is touched only by the context's own thread or task: other threads learn
+/// what a context is doing from the ``WaitGraph``.
 ///
-/// Its mutable properties are `@exclusivity(unchecked)`: only the context's own thread or task
-/// touches them, so the runtime's dynamic exclusivity checks (a call each access, several
-/// accesses a build) would guard against nothing.
-///
-/// Safety: confined to its own thread or task (Docs/Design.md, "Memory safety").
+/// Safety: `@unchecked Sendable` because it is confined to its own thread or task
+/// (Docs/Design.md, "Memory safety"); other threads only compare it by identity and read its
+/// immutable fields.
 final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
   /// `thread`'s index in ``ThreadNames``, which its build records keep.
@@ -40,11 +36,10 @@ final class BuildContext: @unchecked Sendable {
       yield &keys
     }
   }
-  @exclusivity(unchecked) private var keys: [AnyServiceKey] = []
+  private var keys: [AnyServiceKey] = []
   /// The transient made at once on this context, whose key is the chain's first once it is
-  /// read (``chain``), and until then is held here alone, unretained (its handle or resolve
-  /// holds it while it is made). Set only while the chain is empty.
-  @exclusivity(unchecked) private var making: Unmanaged<AnyNode>?
+  /// read (``chain``), and until then is held here alone. Set only while the chain is empty.
+  private var making: AnyNode?
 
   /// Whether no build or making is under way on this context.
   @inline(__always)
@@ -55,7 +50,7 @@ final class BuildContext: @unchecked Sendable {
   /// ``endMaking()``.
   @inline(__always)
   func beginMaking(_ node: AnyNode) {
-    making = Unmanaged.passUnretained(node)
+    making = node
   }
 
   /// Ends the making begun with ``beginMaking(_:)``: its key comes off the chain if something
@@ -75,69 +70,27 @@ final class BuildContext: @unchecked Sendable {
   private func chainMaking() {
     guard let node = making else { return }
     making = nil
-    keys.append(node._withUnsafeGuaranteedRef { $0.key })
+    keys.append(node.key)
   }
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
-  /// A stack of its own, not an array: no uniqueness check on every push and pop.
-  @exclusivity(unchecked) var nested = RawStack<UInt64>()
+  var nested: [UInt64] = []
   /// How builds on this context come about, and the launch flags in force.
-  @exclusivity(unchecked) var trigger = Trigger.onDemand
-  @exclusivity(unchecked) var flags: Set<LaunchFlag> = []
+  var trigger = Trigger.onDemand
+  var flags: Set<LaunchFlag> = []
   /// The scheduled job running on this context: its service (until its build is recorded),
   /// quality of service, and when it became ready to run.
-  @exclusivity(unchecked) var scheduled: AnyNode?
-  @exclusivity(unchecked) var qos: BuildQoS?
-  @exclusivity(unchecked) var readyAt: UInt64?
+  var scheduled: AnyNode?
+  var qos: BuildQoS?
+  var readyAt: UInt64?
   /// The argument of the argument factory about to run on this context, until it takes it.
-  @exclusivity(unchecked) var argument: UnsafeRawPointer?
-
-  /// Memory for the transient values being made on this context, nested ones on top (a
-  /// transient whose factory makes another): each lives here from its factory to its return,
-  /// so making a transient allocates only what its factory does. Allocated on first use.
-  @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer?
-  @exclusivity(unchecked) private var scratchUsed = 0
-  private static let scratchSize = 1_024
-  private static let scratchAlignment = 16
+  var argument: Any?
 
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
     self.thread = thread
     threadIndex = ThreadNames.index(of: thread)
     self.recipient = ownThread ? PriorityDonation.currentThread() : nil
-  }
-
-  deinit {
-    scratch?.deallocate()
-  }
-
-  /// `byteCount` bytes of scratch memory on top of those in use, or `nil` if they do not fit
-  /// (the caller then allocates). Give them back with ``releaseScratch(_:)``, last first.
-  func takeScratch(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer? {
-    guard alignment <= Self.scratchAlignment else { return nil }
-    let base: UnsafeMutableRawPointer
-    if let scratch {
-      base = scratch
-    } else {
-      base = .allocate(byteCount: Self.scratchSize, alignment: Self.scratchAlignment)
-      scratch = base
-    }
-    let start = (scratchUsed + alignment - 1) & ~(alignment - 1)
-    // At least a byte, so that even an empty value's address is inside the scratch.
-    guard start + max(byteCount, 1) <= Self.scratchSize else { return nil }
-    scratchUsed = start + byteCount
-    return base + start
-  }
-
-  /// How many bytes of scratch memory are in use: none, once no transient is being made.
-  var scratchInUse: Int { scratchUsed }
-
-  /// Gives back the scratch memory from `raw` up, if ``takeScratch(byteCount:alignment:)``
-  /// returned `raw`; returns whether it did.
-  func releaseScratch(_ raw: UnsafeMutableRawPointer) -> Bool {
-    guard let scratch, raw >= scratch, raw < scratch + Self.scratchSize else { return false }
-    scratchUsed = raw - scratch
-    return true
   }
 
   /// The main actor's context: whichever thread runs the main queue (on Apple platforms the
@@ -156,17 +109,12 @@ final class BuildContext: @unchecked Sendable {
     return try work(self)
   }
 
-  /// Calls `body` with ``current``, not retained: a thread's own context is kept by its
-  /// thread-specific slot until the thread ends, the main actor's for good.
+  /// Calls `body` with ``current``.
   @inline(__always)
   static func withCurrent<Result>(_ body: (BuildContext) throws(DeferredError) -> Result)
     throws(DeferredError) -> Result
   {
-    // The main thread's slot holds the main actor's context itself: no test of the thread.
-    if let raw = pthread_getspecific(contextKey) {
-      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed(body)
-    }
-    return try body(current)
+    try body(current)
   }
 
   /// The calling thread's context; on the main thread, the main actor's.
@@ -174,12 +122,15 @@ final class BuildContext: @unchecked Sendable {
   /// Where another thread drains the main queue (under `swift test` on Linux), code on the main
   /// actor gets its thread's context here: builds of main-actor services switch to the main
   /// actor's context themselves (``MainThread/run(for:on:_:)``).
+  ///
+  /// Kept in a thread-specific slot, which holds one reference to it, released when the thread
+  /// ends (Docs/Design.md, "Memory safety").
   static var current: BuildContext {
     if let raw = pthread_getspecific(contextKey) {
       return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }
-    // The main thread's slot holds the main actor's context (retained: the slot's destructor
-    // releases what it holds), so that a look-up needs no test of the thread.
+    // The main thread's slot holds the main actor's context, so that a look-up needs no test
+    // of the thread.
     let thread = ThreadInfo.current()
     let context = thread.isMain ? mainActor : BuildContext(thread: thread, ownThread: true)
     pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())

@@ -1,92 +1,47 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import CDeferredSync
 
-/// The library's one lock primitive: a `pthread_mutex_t` in memory its owner provides.
+/// The library's lock: `os_unfair_lock` on Apple platforms, which lends a waiting thread's
+/// priority to the owner (the main thread waiting on a `.utility` owner is the inversion a
+/// launch library exists to prevent); a pthread mutex elsewhere, error-checking in debug
+/// builds, so that taking it twice on one thread traps instead of hanging. Every call checks
+/// its result (`CDeferredSync`).
 ///
-/// Every lock of the library is one of these: ``Locked`` (state and mutex in one allocation),
-/// the shared node locks (``NodeLocks``, cache-line spaced) and the build logs. Every return
-/// code is checked. In debug builds the mutex checks errors, so taking it twice on one thread
-/// or releasing it from another traps instead of hanging; in release builds on Linux it is an
-/// adaptive mutex, which spins briefly before it sleeps (glibc's default sleeps in the kernel at
-/// once, and two threads taking turns at a lock held for a few field updates would switch
-/// contexts every time).
-///
-/// Why not `Synchronization.Mutex`: on Linux its contended path runs through futex calls inside
-/// the uninstrumented standard library, which ThreadSanitizer cannot see, so every contended
-/// access it guards is reported as a race. A pthread mutex is intercepted by ThreadSanitizer.
-///
-/// No user code ever runs while one is held, and none is taken on the resolve hot path.
-struct RawMutex {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// No user code ever runs while one is held.
+final class Lock: @unchecked Sendable {
+  // Safety: the C lock is made here and freed in deinit; it is only ever passed to the C
+  // target's lock and unlock.
+  private let lock = cds_lock_create()
 
-  /// The mutex at `mutex`, which ``initialize(_:)`` has set up.
-  init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-    self.mutex = mutex
+  deinit {
+    cds_lock_destroy(lock)
   }
 
-  /// Sets up a mutex in uninitialised memory.
-  static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-    mutex.initialize(to: pthread_mutex_t())
-    var attributes = pthread_mutexattr_t()
-    check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
-    #if DEBUG
-      check(
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)),
-        "pthread_mutexattr_settype")
-    #elseif canImport(Glibc)
-      check(pthread_mutexattr_settype(&attributes, adaptiveMutexType), "pthread_mutexattr_settype")
-    #endif
-    check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
-    check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
-  }
-
-  /// Tears down a mutex that no thread holds, leaving its memory uninitialised.
-  static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-    check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
-    mutex.deinitialize(count: 1)
-  }
-
-  @inline(__always)
-  func lock() {
-    let code = pthread_mutex_lock(mutex)
-    if code != 0 { Self.fail(code, "pthread_mutex_lock") }
-  }
-
-  @inline(__always)
-  func unlock() {
-    let code = pthread_mutex_unlock(mutex)
-    if code != 0 { Self.fail(code, "pthread_mutex_unlock") }
-  }
-
-  /// Runs `body` while holding the mutex.
+  /// Runs `body` while holding the lock.
   @inline(__always)
   func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
     -> Result
   {
-    lock()
-    defer { unlock() }
+    cds_lock_lock(lock)
+    defer { cds_lock_unlock(lock) }
     return try body()
-  }
-
-  @inline(__always)
-  private static func check(_ code: Int32, _ call: StaticString) {
-    if code != 0 { fail(code, call) }
-  }
-
-  @inline(never)
-  private static func fail(_ code: Int32, _ call: StaticString) -> Never {
-    // EDEADLK from an error-checking mutex: a thread took a lock it holds already.
-    preconditionFailure("\(call) failed with error \(code)")
   }
 }
 
-#if canImport(Glibc)
-  /// `PTHREAD_MUTEX_ADAPTIVE_NP` of glibc's `<pthread.h>`, which the Glibc module does not
-  /// import.
-  private let adaptiveMutexType: Int32 = 3
-#endif
+/// The locks of every node: one of a fixed pool, picked by the node's address.
+///
+/// A lock of its own would cost each node an allocation; nodes share these instead. They are
+/// held for a few field updates, never around user code or another node's lock, so sharing one
+/// costs nothing but a rare brief wait.
+enum NodeLocks {
+  /// Runs `body` holding `node`'s lock.
+  @inline(__always)
+  static func withLock<Result, Failure: Error>(
+    for node: AnyObject, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    // Objects are 16-byte aligned: the bits above those pick the lock.
+    let index = UInt32(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(node)) >> 4)
+    cds_pool_lock(index)
+    defer { cds_pool_unlock(index) }
+    return try body()
+  }
+}

@@ -365,7 +365,7 @@ final class Recorder: Sendable {
   /// registrations when the first frame is drawn, nothing on the resolve path.
   func noteFirstFrame(_ nodes: [AnyNode]) {
     guard isEnabled else { return }
-    let used = nodes.filter { $0.wasResolved.load(ordering: .relaxed) }
+    let used = nodes.filter { $0.wasResolved.isSet }
     firstFrameUses.withLock { $0 = used }
   }
 

@@ -34,7 +34,10 @@ struct CollectionEntry: Sendable {
 
 /// A module being installed, and the thread installing it: registrations that thread makes
 /// meanwhile remember the module.
-struct Installing {
+///
+/// Safety: `@unchecked Sendable` because `thread` (a pointer on Darwin) is only compared with
+/// `pthread_equal`, never dereferenced.
+struct Installing: @unchecked Sendable {
   let module: String
   let thread: pthread_t
 }
@@ -74,7 +77,7 @@ extension Container {
       if let node = current.registry.withLock({
         $0.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
       }) {
-        return node.takeUnretainedValue()
+        return node
       }
       container = current.parent
     }

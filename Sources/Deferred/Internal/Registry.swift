@@ -1,5 +1,5 @@
 /// What a container knows, behind its lock: its own registrations, the nodes it built anew for
-/// registrations it inherits, and its lookup table.
+/// registrations it inherits, and its lookup table, live and published.
 struct Registry {
   /// Registrations made in this container, in registration order (a replacement takes the
   /// place of the node it replaced); the table finds them by key.
@@ -7,11 +7,17 @@ struct Registry {
   /// Inherited registrations this container builds itself, because they depend on one of its
   /// own registrations. Kept for the container's life, so that none is ever built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
-  /// The live table: the own registrations and the copies, written in place.
+  /// The live table: the own registrations and the copies.
   var table = LookupTable()
-  /// Tables outgrown: a lock-free reader may still hold one. Each is half its successor's size,
-  /// so together they hold fewer slots than the live table.
-  var retired: [LookupTable] = []
+  /// Bumped on every change of `table`.
+  private var version = 0
+  /// Every table published, the current one last: a lock-free reader may still hold one. A
+  /// table is published only once the live one has changed and its lookups have missed the
+  /// published one as many times as it has slots, so together they hold a few times the
+  /// live table's slots at most.
+  private(set) var retired: [LookupSnapshot] = []
+  /// Lookups that missed the published table since it was published.
+  private var missedLookups = 0
   /// Nodes replaced by a registration with `replacing: true`: a reader may still hold one.
   var replaced: [AnyNode] = []
   /// Whether the table was published once; a child may not register any more after that.
@@ -33,26 +39,57 @@ struct Registry {
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
 
-  /// Puts `node` in the live table (``makeRoom(publishingTo:)`` first).
+  /// Puts `node` in the live table; a node replaced in a published table is replaced there at
+  /// once (a handle or a lookup then finds the new one).
   ///
   /// - Returns: The node the key had in the table, if it had one.
   @discardableResult
   mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
-    makeRoom(publishingTo: container)
-    return table.set(node)
+    makeRoom()
+    return store(node, at: table.probe(node.key).index, publishingTo: container)
   }
 
   /// Replaces the live table by one twice its size if one more key would make it more than
-  /// half full; a published table is replaced by the new one at once.
+  /// half full.
   @inline(__always)
-  mutating func makeRoom(publishingTo container: Container) {
-    guard !table.hasRoom else { return }
-    let grown = table.grown()
-    retired.append(table)
-    table = grown
-    if hasPublished && !isShutDown {
-      container.published.store(.passUnretained(grown), ordering: .releasing)
-    }
+  mutating func makeRoom() {
+    if !table.hasRoom { table = table.grown() }
+  }
+
+  /// Stores `node` in the live table's slot `index` (``LookupTable/probe(_:)``), and publishes
+  /// the table at once if it replaces a node that is published.
+  @discardableResult
+  mutating func store(_ node: AnyNode, at index: Int, publishingTo container: Container)
+    -> AnyNode?
+  {
+    version += 1
+    let replaced = table.store(node, at: index)
+    if replaced != nil, !retired.isEmpty { publish(to: container) }
+    return replaced
+  }
+
+  /// Notes a lookup that missed the published table, and publishes the live one if it has
+  /// changed since and enough lookups have missed it.
+  mutating func lookedUp(publishingTo container: Container) {
+    if let last = retired.last, last.version == version { return }
+    missedLookups += 1
+    if retired.isEmpty || missedLookups >= table.capacity { publish(to: container) }
+  }
+
+  /// Every table published, and the live one if it has changed since (until then the last
+  /// published one shares its storage).
+  var retainedTables: [LookupTable] {
+    let published = retired.map(\.table)
+    return retired.last?.version == version ? published : published + [table]
+  }
+
+  /// Publishes the live table: from now on lookups read it without the lock.
+  mutating func publish(to container: Container) {
+    guard !isShutDown, retired.last?.version != version else { return }
+    let snapshot = LookupSnapshot(table: table, version: version)
+    retired.append(snapshot)
+    container.published.exchange(snapshot)
+    missedLookups = 0
   }
 
   /// Lists `child` as one that has published its table.
@@ -73,4 +110,16 @@ struct Registry {
 /// A container, not kept alive.
 struct WeakContainer {
   weak var container: Container?
+}
+
+/// A lookup table as published: immutable, read without a lock.
+final class LookupSnapshot: Sendable {
+  let table: LookupTable
+  /// The registry's version of the table.
+  let version: Int
+
+  init(table: LookupTable, version: Int) {
+    self.table = table
+    self.version = version
+  }
 }

@@ -13,7 +13,7 @@ import Dispatch
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
 /// `ready` is a singleton published in its node's lock-free cell, for good; `held` is a weak
-/// or named-scope service, or a singleton built with one, whose value lives here (a box per
+/// or named-scope service, or a singleton built with one, whose value lives here (one per
 /// generation, or a weak reference) so that it can be dropped. A stale build (begun before a
 /// reset) ends apart from the state: its value goes to its owner and the waiters that joined
 /// it before the reset, never into the state (Docs/Design.md, "Weak and named scopes").
@@ -28,21 +28,18 @@ struct SlotState {
     case retired(replacement: AnyNode)
   }
 
-  /// How a held value is kept: a generation's box, or a weak reference to a weak service.
+  /// How a held value is kept: a generation's value (its object), or a weak reference to a
+  /// weak service.
   enum Stored {
-    case box(ValueBox)
+    case value(AnyObject)
     case weak(WeakObject)
   }
 
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
   /// made by the first of them (most builds have no waiter, and allocate none). Attempt and
-  /// generation in 32 bits each: the state is 25 bytes, not 33, in every node.
+  /// generation in 32 bits each, to keep every node's state small.
   private struct Building {
-    /// Unowned and unchecked: a context ends every build it claims (built or failed, stale or
-    /// not) before it lets go of itself, so it is alive while any state names it
-    /// (Docs/Design.md, "Memory safety"). Strong, it was retained on the claim and on each
-    /// copy of the state.
-    unowned(unsafe) let owner: BuildContext
+    let owner: BuildContext
     private let attempt32: Int32
     private let generation32: Int32
     var latch: BuildLatch?
@@ -178,8 +175,8 @@ struct SlotState {
     switch state {
     case .ready:
       return .ready(nil)
-    case .held(.box(let box), _):
-      return .ready(.box(box))
+    case .held(.value(let object), _):
+      return .ready(.value(object))
     case .held(.weak(let reference), let attempts):
       if let object = reference.object { return .ready(.object(object)) }
       // The last holder let it go: built anew, as a new generation.
@@ -232,7 +229,7 @@ struct SlotState {
   /// is still alive).
   var heldValue: Held? {
     switch state {
-    case .held(.box(let box), _): return .box(box)
+    case .held(.value(let object), _): return .value(object)
     case .held(.weak(let reference), _): return reference.object.map { .object($0) }
     default: return nil
     }
@@ -312,8 +309,8 @@ struct SlotState {
       return .forward(replacement)
     case .ready where !delivering:
       return .now(nil)
-    case .held(.box(let box), _) where !delivering:
-      return .now(.box(box))
+    case .held(.value(let object), _) where !delivering:
+      return .now(.value(object))
     case .held(.weak(let reference), _) where !delivering:
       if let object = reference.object { return .now(.object(object)) }
       enqueue(work, ahead: ahead)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The process-wide graph of which build context waits for which service.
 ///
 /// A context about to block on a service another context is building first walks the graph

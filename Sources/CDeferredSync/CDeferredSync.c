@@ -1,0 +1,174 @@
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE  // PTHREAD_MUTEX_ADAPTIVE_NP
+#endif
+
+#include "CDeferredSync.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(__APPLE__)
+#include <os/lock.h>
+#else
+#include <pthread.h>
+#endif
+
+static void cds_fail(const char *call, int code) {
+  fprintf(stderr, "Deferred: %s failed with error %d\n", call, code);
+  abort();
+}
+
+// MARK: Locks
+
+#if defined(__APPLE__)
+
+struct cds_lock {
+  os_unfair_lock lock;
+};
+
+static void cds_raw_init(os_unfair_lock *lock) { *lock = OS_UNFAIR_LOCK_INIT; }
+// os_unfair_lock traps by itself when a thread takes a lock it holds, or releases one it
+// does not.
+static void cds_raw_lock(os_unfair_lock *lock) { os_unfair_lock_lock(lock); }
+static void cds_raw_unlock(os_unfair_lock *lock) { os_unfair_lock_unlock(lock); }
+static void cds_raw_destroy(os_unfair_lock *lock) { (void)lock; }
+typedef os_unfair_lock cds_raw_lock_t;
+
+#else
+
+struct cds_lock {
+  pthread_mutex_t lock;
+};
+
+static void cds_check(int code, const char *call) {
+  if (code != 0) cds_fail(call, code);
+}
+
+static void cds_raw_init(pthread_mutex_t *mutex) {
+  pthread_mutexattr_t attributes;
+  cds_check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init");
+#if defined(DEBUG) && DEBUG
+  // Taking a lock twice on one thread, or releasing it from another, traps (EDEADLK, EPERM).
+  cds_check(pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ERRORCHECK),
+    "pthread_mutexattr_settype");
+#elif defined(PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP)
+  // Spins briefly before it sleeps: locks here are held for a few field updates.
+  cds_check(pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ADAPTIVE_NP),
+    "pthread_mutexattr_settype");
+#endif
+  cds_check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init");
+  cds_check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy");
+}
+
+static void cds_raw_lock(pthread_mutex_t *mutex) {
+  cds_check(pthread_mutex_lock(mutex), "pthread_mutex_lock");
+}
+
+static void cds_raw_unlock(pthread_mutex_t *mutex) {
+  cds_check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock");
+}
+
+static void cds_raw_destroy(pthread_mutex_t *mutex) {
+  cds_check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy");
+}
+typedef pthread_mutex_t cds_raw_lock_t;
+
+#endif
+
+cds_lock *cds_lock_create(void) {
+  cds_lock *lock = malloc(sizeof(cds_lock));
+  if (lock == NULL) cds_fail("malloc", 0);
+  cds_raw_init(&lock->lock);
+  return lock;
+}
+
+void cds_lock_destroy(cds_lock *lock) {
+  cds_raw_destroy(&lock->lock);
+  free(lock);
+}
+
+void cds_lock_lock(cds_lock *lock) { cds_raw_lock(&lock->lock); }
+void cds_lock_unlock(cds_lock *lock) { cds_raw_unlock(&lock->lock); }
+
+// The pool: each lock on a cache line of its own, so that threads taking different locks do
+// not slow each other down. Set up once, by whichever thread first needs it.
+typedef struct {
+  cds_raw_lock_t lock;
+} __attribute__((aligned(64))) cds_pool_entry;
+
+static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
+
+#if defined(__APPLE__)
+static void cds_pool_ready(void) {}  // OS_UNFAIR_LOCK_INIT is all zeros.
+#else
+static pthread_once_t cds_pool_once = PTHREAD_ONCE_INIT;
+
+static void cds_pool_init(void) {
+  for (unsigned index = 0; index < CDS_POOL_LOCK_COUNT; index++) {
+    cds_raw_init(&cds_pool[index].lock);
+  }
+}
+
+static void cds_pool_ready(void) {
+  cds_check(pthread_once(&cds_pool_once, cds_pool_init), "pthread_once");
+}
+#endif
+
+void cds_pool_lock(uint32_t index) {
+  cds_pool_ready();
+  cds_raw_lock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock);
+}
+
+void cds_pool_unlock(uint32_t index) {
+  cds_raw_unlock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock);
+}
+
+// MARK: Atomic words
+
+// The first page is static: a process with up to 4,096 live words allocates none.
+static uint64_t cds_first_page[1u << CDS_WORD_PAGE_SHIFT];
+uint64_t *cds_word_pages[CDS_WORD_PAGE_COUNT] = {cds_first_page};
+
+// Guarded by `cds_words_lock`: the next word never handed out, and the list of words given
+// back (each free word holds the next one's index plus one; 0 ends the list).
+static uint32_t cds_words_next;
+static uint32_t cds_words_free;
+
+#if defined(__APPLE__)
+static os_unfair_lock cds_words_lock = OS_UNFAIR_LOCK_INIT;
+static void cds_words_acquire(void) { os_unfair_lock_lock(&cds_words_lock); }
+static void cds_words_release(void) { os_unfair_lock_unlock(&cds_words_lock); }
+#else
+static pthread_mutex_t cds_words_lock = PTHREAD_MUTEX_INITIALIZER;
+static void cds_words_acquire(void) { cds_raw_lock(&cds_words_lock); }
+static void cds_words_release(void) { cds_raw_unlock(&cds_words_lock); }
+#endif
+
+cds_word cds_word_make(void) {
+  cds_words_acquire();
+  cds_word word;
+  if (cds_words_free != 0) {
+    word = cds_words_free - 1;
+    cds_words_free = (uint32_t)__atomic_load_n(cds_word_address(word), __ATOMIC_RELAXED);
+  } else {
+    word = cds_words_next;
+    uint32_t page = word >> CDS_WORD_PAGE_SHIFT;
+    if (page >= CDS_WORD_PAGE_COUNT) cds_fail("cds_word_make (out of words)", 0);
+    if (cds_word_pages[page] == NULL) {
+      uint64_t *made = calloc(1u << CDS_WORD_PAGE_SHIFT, sizeof(uint64_t));
+      if (made == NULL) cds_fail("calloc", 0);
+      __atomic_store_n(&cds_word_pages[page], made, __ATOMIC_RELEASE);
+    }
+    cds_words_next = word + 1;
+  }
+  __atomic_store_n(cds_word_address(word), 0, __ATOMIC_RELAXED);
+  cds_words_release();
+  return word;
+}
+
+void cds_word_free(cds_word word) {
+  cds_words_acquire();
+  __atomic_store_n(cds_word_address(word), (uint64_t)cds_words_free, __ATOMIC_RELAXED);
+  cds_words_free = word + 1;
+  cds_words_release();
+}
