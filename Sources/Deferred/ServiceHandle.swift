@@ -6,10 +6,10 @@ import Synchronization
 /// Make it with ``Container/handle(_:name:)`` or ``Container/handle(for:)``. It holds the
 /// service's registration, so reading a built singleton through it is a lock-free load of the
 /// value: no lookup, no lock, no allocation; a few loads and compares, as a `static let`'s read.
-/// ``withValue(_:)`` reads it in place (an object with no reference count, as a `static let`'s);
+/// ``withValue(_:)-3lnc1`` reads it in place (an object with no reference count, as a `static let`'s);
 /// ``resolve()`` returns a copy, retained. Before the service is
 /// built, and whenever its value cannot be read straight away, it resolves the service as
-/// ``Container/resolve(_:)`` does (the same build on first need, the same waits, errors,
+/// ``Container/resolve(_:)->Value`` does (the same build on first need, the same waits, errors,
 /// records and main-actor rules).
 ///
 /// ```swift
@@ -71,7 +71,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// Returns the service, building it first if it is not built yet.
   ///
   /// A built singleton is read lock-free, straight from the registration the handle holds.
-  /// Otherwise it is resolved as ``Container/resolve(_:)`` resolves it: built on the calling
+  /// Otherwise it is resolved as ``Container/resolve(_:)->Value`` resolves it: built on the calling
   /// thread after the services it depends on, or waited for if another thread is building it.
   ///
   /// ```swift
@@ -80,7 +80,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// ```
   ///
   /// - Returns: The service.
-  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)``: the service or one it needs is
+  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``: the service or one it needs is
   ///   missing, a factory threw, the services form a cycle, a wait ran past
   ///   ``Container/waitLimit``, an `async` service that is not built yet (use
   ///   ``awaitService(isolation:)``), or the container was shut down.
@@ -129,7 +129,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return try withValueSlow(body)
   }
 
-  /// The part of ``withValue(_:)`` that is not inlined: `body` called with a resolved value.
+  /// The part of ``withValue(_:)-3lnc1`` that is not inlined: `body` called with a resolved value.
   /// Specialised in the caller's module (a transient's making then moves its value as the
   /// caller's type), never inlined.
   @inlinable @inline(never)
@@ -191,7 +191,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     }
   }
 
-  /// The service resolved by the handle's key, as ``Container/resolve(_:)`` resolves it.
+  /// The service resolved by the handle's key, as ``Container/resolve(_:)->Value`` resolves it.
   @usableFromInline
   func resolveByKey() throws(DeferredError) -> Value {
     try container.resolve(key, context: nil)
@@ -211,7 +211,7 @@ extension ServiceHandle where Value: AnyObject {
   /// Calls `body` with the service, an object, borrowed in place: a built singleton is passed
   /// with no reference count, as a `static let`'s object is.
   ///
-  /// Otherwise as the ``withValue(_:)`` of any service: anything not built (or transient, weak,
+  /// Otherwise as the ``withValue(_:)-3lnc1`` of any service: anything not built (or transient, weak,
   /// in a named scope, replaced, shut down) is resolved as ``resolve()`` resolves it.
   ///
   /// - Parameter body: What to do with the service; it must not keep it beyond the call
