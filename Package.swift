@@ -25,6 +25,8 @@ let package = Package(
     .testTarget(name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredDemoKit"]),
     .testTarget(name: "DeferredSwiftUITests", dependencies: ["Deferred", "DeferredSwiftUI"]),
     .testTarget(name: "DeferredTestingTests", dependencies: ["Deferred", "DeferredTesting"]),
+    // The DocC articles' code, and a check that the articles quote it.
+    .testTarget(name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )
