@@ -77,6 +77,28 @@ import Testing
     #expect(checked >= 7)
   }
 
+  /// The Swift blocks of a guide that follow a `<!-- quoted from ... -->` line.
+  static func quotedBlocks(in page: String) -> [[String]] {
+    let marked = page.components(separatedBy: "<!-- quoted from ").dropFirst()
+    return marked.compactMap { part in
+      let rest = part.drop { $0 != "\n" }.dropFirst()
+      return rest.hasPrefix("```swift") ? swiftBlocks(in: String(rest)).first : nil
+    }
+  }
+
+  @Test func theGuidesQuotedBlocksAreFoundInTheSampleApp() throws {
+    let sources = try Self.quotable()
+    let guide = Self.root.appendingPathComponent("Docs/AppIntegration.md")
+    let blocks = Self.quotedBlocks(in: try String(contentsOf: guide, encoding: .utf8))
+    for block in blocks {
+      #expect(
+        sources.contains { Self.contains($0, block) },
+        "AppIntegration.md: a quoted block is not in Examples/:\n\(block.joined(separator: "\n"))"
+      )
+    }
+    #expect(blocks.count >= 4)
+  }
+
   @Test func theCatalogHasItsSevenArticles() throws {
     let names = Set(try Self.pages().map(\.lastPathComponent))
     for article in [
