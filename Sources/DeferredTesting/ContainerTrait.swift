@@ -38,6 +38,9 @@ public import Testing
 ///   task and the tasks it creates, not for Dispatch queues or detached tasks. Read it once at
 ///   the start of the test and pass the container on; the container itself holds its overrides
 ///   on every thread.
+///
+/// - Note: The trait scopes tests through Swift Testing's `TestScoping`, which Swift 6.1 and
+///   later have (Xcode 16.3 and later).
 public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
   /// Where each test's container comes from.
   enum Base: Sendable {
