@@ -5,18 +5,29 @@ let package = Package(
   name: "Deferred",
   platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
-    .library(name: "Deferred", targets: ["Deferred"])
+    .library(name: "Deferred", targets: ["Deferred"]),
+    .library(name: "DeferredSwiftUI", targets: ["DeferredSwiftUI"]),
+    .library(name: "DeferredTesting", targets: ["DeferredTesting"]),
   ],
   targets: [
     .target(name: "Deferred", dependencies: ["CDeferredSync"]),
     // The lock and the atomic words the library needs, in C: `Synchronization` needs iOS 18.
     .target(name: "CDeferredSync"),
+    // Views and an observable value that wait for deferred services; the SwiftUI part is
+    // compiled where SwiftUI exists.
+    .target(name: "DeferredSwiftUI", dependencies: ["Deferred"]),
+    // A Swift Testing trait: a child container for each test, with its overrides.
+    .target(name: "DeferredTesting", dependencies: ["Deferred"]),
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
     .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
     .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
     // The demo's services, wiring and commands: apart, so that the library's tests need only it.
     .testTarget(name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredDemoKit"]),
+    .testTarget(name: "DeferredSwiftUITests", dependencies: ["Deferred", "DeferredSwiftUI"]),
+    .testTarget(name: "DeferredTestingTests", dependencies: ["Deferred", "DeferredTesting"]),
+    // The DocC articles' code, and a check that the articles quote it.
+    .testTarget(name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -85,7 +85,7 @@ extension Container {
   ///   - dependencies: The keys of the factory's parameters.
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
   @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency: Sendable>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
@@ -146,7 +146,7 @@ extension Container {
   }
 
   /// Registers a singleton, built on demand, whose factory resolves what it needs itself:
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(borrowing Resolver) throws -> Value)``
+  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(Resolver)->Value)``
   /// with none of its options given.
   ///
   /// - Parameters:

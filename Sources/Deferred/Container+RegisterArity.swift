@@ -20,7 +20,7 @@
 
 extension Container {
   /// Registers a service made by a factory without parameters: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves factories of more parameters.
   ///
   /// ```swift
@@ -53,7 +53,7 @@ extension Container {
   }
 
   /// Registers a service made by a factory of one parameter, a dependency resolved by its type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -89,7 +89,7 @@ extension Container {
 
   /// Registers a service made by a factory of two parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -125,7 +125,7 @@ extension Container {
 
   /// Registers a service made by a factory of three parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -166,7 +166,7 @@ extension Container {
 
   /// Registers a service made by a factory of four parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -208,7 +208,7 @@ extension Container {
 
   /// Registers a service made by a factory of five parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -253,7 +253,7 @@ extension Container {
 
   /// Registers a service made by a factory of six parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(repeat each Dependency) throws -> Value)``,
+  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
   /// which serves more parameters.
   ///
   /// ```swift

@@ -21,7 +21,17 @@ extension LaunchReport {
       1_000_000)
     let step = Self.tickStep(for: endTime)
     let span = Double((endTime + step - 1) / step * step)
-    func x(_ nanoseconds: UInt64) -> Double { gutter + Double(nanoseconds) / span * plot }
+    // A first frame in the first tenth of the launch gets a quarter of the width: the axis is
+    // broken there, with a scale of its own before the break, so that the critical builds'
+    // bars stay wide enough to read.
+    let split = Self.axisSplit(firstFrame: offset(of: .firstFrame), span: span)
+    let splitX = gutter + plot * Self.splitShare
+    func x(_ nanoseconds: UInt64) -> Double {
+      guard let split else { return gutter + Double(nanoseconds) / span * plot }
+      let time = Double(nanoseconds)
+      if time <= split { return gutter + time / split * (splitX - gutter) }
+      return splitX + (time - split) / (span - split) * (gutter + plot - splitX)
+    }
     func x(_ time: Duration) -> Double { x(time.nanoseconds) }
 
     // Milestone labels: each on the first row where it clears the labels already there; rows
@@ -107,23 +117,57 @@ extension LaunchReport {
             + " fill=\"#f4f6f8\"/>")
       }
       svg.append(
-        "<text x=\"12\" y=\"\(f(rowY + 13))\" font-weight=\"bold\">\(escape(clip(thread, 24)))</text>"
+        "<text x=\"12\" y=\"\(f(rowY + 13))\" font-weight=\"bold\">\(escape(Self.laneName(thread)))</text>"
       )
     }
-    // Axis and grid.
-    var tick: UInt64 = 0
-    while Double(tick) <= span {
+    // Axis and grid: one scale, or one before the break and one after it.
+    var ticks: [(time: UInt64, step: UInt64)] = []
+    if let split {
+      let before = Self.tickStep(for: UInt64(split) * 2)
+      var tick: UInt64 = 0
+      while Double(tick) < split {
+        ticks.append((tick, before))
+        tick += before
+      }
+      let after = Self.tickStep(for: UInt64(span - split))
+      tick = (UInt64(split) + after - 1) / after * after
+      // The first tick after the break is left out where its label would touch the break's.
+      if x(tick) - splitX < 30 { tick += after }
+      while Double(tick) <= span {
+        ticks.append((tick, after))
+        tick += after
+      }
+    } else {
+      var tick: UInt64 = 0
+      while Double(tick) <= span {
+        ticks.append((tick, step))
+        tick += step
+      }
+    }
+    for (tick, tickStep) in ticks {
       let tickX = x(tick)
       svg.append(
         "<line x1=\"\(f(tickX))\" y1=\"\(f(top - 6))\" x2=\"\(f(tickX))\" y2=\"\(f(plotBottom))\""
           + " stroke=\"#e1e4e8\"/>")
       svg.append(
         "<text x=\"\(f(tickX))\" y=\"\(f(plotBottom + 16))\" text-anchor=\"middle\""
-          + " fill=\"#555\">\(Self.tickLabel(tick, step: step))</text>")
-      tick += step
+          + " fill=\"#555\">\(Self.tickLabel(tick, step: tickStep))</text>")
     }
+    if split != nil {
+      // The break: two slanted strokes on the axis, and a note that the scale changes there.
+      for offset in [-3.0, 3.0] {
+        svg.append(
+          "<line x1=\"\(f(splitX + offset - 3))\" y1=\"\(f(plotBottom + 5))\""
+            + " x2=\"\(f(splitX + offset + 3))\" y2=\"\(f(plotBottom - 5))\""
+            + " stroke=\"#555\" stroke-width=\"1.5\"/>")
+      }
+      svg.append(
+        "<text x=\"\(f(splitX))\" y=\"\(f(plotBottom + 34))\" text-anchor=\"middle\""
+          + " fill=\"#555\">scale changes at the first frame</text>")
+    }
+    let axisTitleX = split == nil ? gutter + plot / 2 : (splitX + gutter + plot) / 2
     svg.append(
-      "<text x=\"\(f(gutter + plot / 2))\" y=\"\(f(plotBottom + 34))\" text-anchor=\"middle\""
+      "<text x=\"\(f(axisTitleX))\" y=\"\(f(plotBottom + 34))\" text-anchor=\"middle\""
         + " fill=\"#555\">time since process start</text>")
     // Bars.
     var barTop: [BuildRecord: Double] = [:]
@@ -233,6 +277,51 @@ extension LaunchReport {
     }
   }
 
+  /// The share of the plot's width before the break of a broken axis.
+  static let splitShare = 0.25
+
+  /// Where the axis breaks, in nanoseconds: at the first frame, when it comes in the first
+  /// tenth of the launch (the time before it would otherwise be a sliver); `nil` for one scale.
+  static func axisSplit(firstFrame: Duration?, span: Double) -> Double? {
+    guard let firstFrame, firstFrame > .zero else { return nil }
+    let time = Double(firstFrame.nanoseconds)
+    return time < span * 0.1 ? time : nil
+  }
+
+  /// A thread's name as a lane's label, at most 24 characters: a Dispatch worker named after
+  /// its queue's quality of service (on Linux the name keeps only its last 15 characters,
+  /// `oot.utility-qos`) is named by that quality of service; a longer name is shortened at a
+  /// word, never within one.
+  static func laneName(_ thread: String) -> String {
+    let qualities = [
+      "user-interactive", "user-initiated", "utility", "background", "default", "maintenance",
+    ]
+    var name = thread
+    var number = ""
+    if let open = thread.lastIndex(of: "("), thread.hasSuffix(")") {
+      name = String(thread[..<open]).trimmingSuffix(" ")
+      number = " " + String(thread[open...])
+    }
+    if name.hasSuffix("-qos") || name.hasSuffix("-qos.overcommit") {
+      let stem = name.hasSuffix(".overcommit") ? name.dropLast(15) : name.dropLast(4)
+      // The name may have lost its start: match a quality by the end it kept.
+      let kept = stem.split(separator: ".").last.map(String.init) ?? ""
+      if kept.count >= 4, let quality = qualities.first(where: { $0.hasSuffix(kept) }) {
+        return quality + " queue" + number
+      }
+    }
+    let limit = 24
+    guard thread.count > limit else { return thread }
+    let words = thread.split(separator: " ", omittingEmptySubsequences: false)
+    var label = ""
+    for word in words {
+      let next = label.isEmpty ? String(word) : label + " " + word
+      if next.count > limit - 1 { break }
+      label = next
+    }
+    return label.isEmpty ? String(thread.prefix(limit - 1)) + "…" : label + "…"
+  }
+
   /// A round tick step (1, 2 or 5 times a power of ten, in nanoseconds) for about 10 ticks.
   static func tickStep(for span: UInt64) -> UInt64 {
     var magnitude: UInt64 = 1_000
@@ -260,6 +349,15 @@ private func f(_ value: Double) -> String {
 private func escape(_ text: String) -> String {
   text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
     .replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
+}
+
+extension String {
+  /// The string without the trailing characters equal to `character`.
+  fileprivate func trimmingSuffix(_ character: Character) -> String {
+    var result = self
+    while result.last == character { result.removeLast() }
+    return result
+  }
 }
 
 private func clip(_ text: String, _ limit: Int) -> String {

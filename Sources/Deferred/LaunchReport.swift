@@ -2,7 +2,7 @@
 ///
 /// Get one from ``Container/launchReport(criticalShareLimit:)`` and render it as a table
 /// (``text()``), JSON (``json(pretty:)``), a Chrome/Perfetto trace (``chromeTrace()``), an SVG
-/// timeline (``svg()``) or a dependency graph (``dot()``); hold it to a budget with
+/// timeline (``svg(width:)``) or a dependency graph (``dot()``); hold it to a budget with
 /// ``check(_:)``.
 ///
 /// ```swift

@@ -5,7 +5,7 @@
 /// service's registration, so reading a built singleton through it is a lock-free load of the
 /// value: no lookup, no lock, no allocation. Before the service is
 /// built, and whenever its value cannot be read straight away, it resolves the service as
-/// ``Container/resolve(_:)`` does (the same build on first need, the same waits, errors,
+/// ``Container/resolve(_:)->Value`` does (the same build on first need, the same waits, errors,
 /// records and main-actor rules).
 ///
 /// ```swift
@@ -67,7 +67,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// Returns the service, building it first if it is not built yet.
   ///
   /// A built singleton is read lock-free, straight from the registration the handle holds.
-  /// Otherwise it is resolved as ``Container/resolve(_:)`` resolves it: built on the calling
+  /// Otherwise it is resolved as ``Container/resolve(_:)->Value`` resolves it: built on the calling
   /// thread after the services it depends on, or waited for if another thread is building it.
   ///
   /// ```swift
@@ -76,7 +76,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// ```
   ///
   /// - Returns: The service.
-  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)``: the service or one it needs is
+  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``: the service or one it needs is
   ///   missing, a factory threw, the services form a cycle, a wait ran past
   ///   ``Container/waitLimit``, an `async` service that is not built yet (use
   ///   ``awaitService(isolation:)``), or the container was shut down.
@@ -174,7 +174,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return valueOfObject(object, as: Value.self)
   }
 
-  /// The service resolved by the handle's key, as ``Container/resolve(_:)`` resolves it.
+  /// The service resolved by the handle's key, as ``Container/resolve(_:)->Value`` resolves it.
   @usableFromInline
   func resolveByKey() throws(DeferredError) -> Value {
     try container.resolve(key, context: nil)

@@ -43,12 +43,18 @@ public struct AdviceRun: Sendable {
   public func text() -> String {
     var lines = ["Advice from the eager launch (estimated savings):"]
     if advice.isEmpty { lines.append("  none") }
-    for item in advice {
+    let shown = Advice.worthShowing(advice)
+    for item in shown {
       let change = item.suggestion.map { " → \($0)" } ?? ""
       lines.append(
         "  * \(item.kind.rawValue) \(item.service)\(change): saves"
           + " \(Format.milliseconds(item.saving, places: 1)) (\(item.effect.rawValue))")
       lines.append("    \(item.detail)")
+    }
+    if shown.count < advice.count {
+      let hidden = advice.count - shown.count
+      lines.append(
+        "  (and \(hidden) item\(hidden == 1 ? "" : "s") saving 0.1 ms or less, left out)")
     }
     lines.append("")
     lines.append("Predicted deferred launch (\(workers) worker\(workers == 1 ? "" : "s")):")

@@ -15,7 +15,7 @@ public enum Command: Sendable, Hashable {
 
   /// How to call the demo.
   public static let usage = """
-    usage: DeferredDemo
+    usage: DeferredDemo [tour]
            DeferredDemo launch --mode eager|deferred [--json] [--trace FILE] [--svg FILE]
                                [--slowdown X] [--history DIR] [--workers N] [--slow S=X]
            DeferredDemo compare [--runs N] [--json] [--slowdown X]
@@ -24,7 +24,7 @@ public enum Command: Sendable, Hashable {
                                 [--slowdown X]
            DeferredDemo help
 
-    With no arguments, launches the demo app once in each mode, each in a fresh process, and
+    With no arguments, or tour, launches the demo app once in each mode, each in a fresh process, and
     shows both launches' timelines, their times to the first frame and to full readiness, and
     where it wrote their Chrome traces and SVG timelines.
 
@@ -82,6 +82,9 @@ public enum Command: Sendable, Hashable {
     guard let verb = arguments.first else { return .tour }
     var reader = OptionReader(Array(arguments.dropFirst()), command: verb)
     switch verb {
+    case "tour":
+      try reader.finish()
+      return .tour
     case "help", "--help", "-h":
       try reader.finish()
       return .help

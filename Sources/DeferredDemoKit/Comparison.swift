@@ -187,6 +187,21 @@ public struct Comparison: Sendable, Hashable {
       + " \"modes\": {\(modes.joined(separator: ", "))}}\n"
   }
 
+  /// How many times sooner a time is than another, as read at a glance: `37× sooner`, or
+  /// `1.25× later` when it is not sooner.
+  ///
+  /// - Parameters:
+  ///   - time: The time, in any unit.
+  ///   - other: The time it is compared with, in the same unit.
+  /// - Returns: The ratio in words.
+  public static func sooner(_ time: Double, than other: Double) -> String {
+    guard time > 0, other > 0 else { return "-" }
+    func times(_ ratio: Double) -> String {
+      Format.decimal(ratio, places: ratio >= 10 ? 0 : ratio >= 2 ? 1 : 2) + "×"
+    }
+    return time <= other ? times(other / time) + " sooner" : times(time / other) + " later"
+  }
+
   /// The comparison as a table: each mode's median and 95th percentile, and the ratios of the
   /// medians.
   public func table() -> String {
@@ -210,14 +225,13 @@ public struct Comparison: Sendable, Hashable {
         Format.left(mode.rawValue, label) + ms(first.median) + ms(first.p95) + "   "
           + ms(ready.median) + ms(ready.p95))
     }
-    func ratio(_ deferred: Double, _ eager: Double) -> String {
-      cell(Format.decimal(eager > 0 ? deferred / eager : .nan, places: 2) + "×")
-    }
     lines.append(
-      Format.left("deferred ÷ eager", label)
-        + ratio(firstFrame(.deferred).median, firstFrame(.eager).median)
-        + String(repeating: " ", count: 12)
-        + ratio(fullyReady(.deferred).median, fullyReady(.eager).median))
+      Format.left("deferred, medians", label)
+        + Format.right(
+          Self.sooner(firstFrame(.deferred).median, than: firstFrame(.eager).median), 18)
+        + "   "
+        + Format.right(
+          Self.sooner(fullyReady(.deferred).median, than: fullyReady(.eager).median), 18))
     lines.append("")
     for mode in LaunchMode.allCases {
       let overhead = launchOverhead(mode)

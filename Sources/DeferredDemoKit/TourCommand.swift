@@ -57,7 +57,8 @@ extension DemoCommand {
       Terminal.write(
         "  \(title)   eager \(Format.right(Format.milliseconds(eager, places: 1), 9))"
           + "   deferred \(Format.right(Format.milliseconds(deferred, places: 1), 9))"
-          + "   (\(Format.decimal(deferred / max(.nanoseconds(1), eager), places: 2))×)\n")
+          + "   (\(Comparison.sooner(deferred / .nanoseconds(1), than: eager / .nanoseconds(1))))\n"
+      )
     }
     #if DEBUG
       Terminal.write(

@@ -6,6 +6,8 @@ import Testing
 @Suite struct DemoArgumentsTests {
   @Test func noArgumentsIsTheTour() throws {
     #expect(try Command.parse([]) == .tour)
+    #expect(try Command.parse(["tour"]) == .tour)
+    #expect(throws: UsageError.self) { try Command.parse(["tour", "--runs", "2"]) }
     #expect(try Command.parse(["help"]) == .help)
   }
 

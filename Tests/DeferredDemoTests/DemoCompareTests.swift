@@ -77,7 +77,7 @@ import Testing
     #expect((modes["eager"] as? [String: Any])?["boundRatio"] is NSNull)
     #expect((modes["deferred"] as? [String: Any])?["boundRatio"] is NSNull)
     #expect(!comparison.table().contains("ideal bound"))
-    #expect(comparison.table().contains("deferred ÷ eager"))
+    #expect(comparison.table().contains("deferred, medians"))
     #expect(comparison.table().contains("deferred launch(): median 2.50 µs, p95 4.00 µs"))
   }
 
@@ -134,5 +134,15 @@ import Testing
   /// `json`, a JSON object, read with `JSONSerialization`.
   private static func object(_ json: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+  }
+}
+
+@Suite struct SoonerTests {
+  @Test func ratiosReadAsHowManyTimesSooner() {
+    #expect(Comparison.sooner(15.9, than: 582.5) == "37× sooner")
+    #expect(Comparison.sooner(224.4, than: 357.1) == "1.59× sooner")
+    #expect(Comparison.sooner(458.0, than: 357.1) == "1.28× later")
+    #expect(Comparison.sooner(100, than: 250) == "2.5× sooner")
+    #expect(Comparison.sooner(0, than: 1) == "-")
   }
 }
