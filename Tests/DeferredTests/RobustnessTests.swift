@@ -135,4 +135,23 @@ private final class Bounded<Value: Sendable>: Sendable {
     ) { (n: Int) in Tagged(n) }
     #expect(try container.resolve(key, argument: 3).tag == 3)
   }
+
+  // MARK: Main actor
+
+  @Test func aMainActorTransientAwaitedFromADetachedTaskIsMadeOnTheMainActor() async throws {
+    let container = Container(scheduler: ManualScheduler())
+    let runs = Runs()
+    try container.registerMainActor(Screen.self, scope: .transient) {
+      runs.tick("Screen")
+      return Screen()
+    }
+    let made = try await Task.detached {
+      try await container.awaitService(Screen.self)
+    }.value
+    let again = try await Task.detached {
+      try await container.awaitService(Screen.self)
+    }.value
+    #expect(made !== again)
+    #expect(runs["Screen"] == 2)
+  }
 }

@@ -429,6 +429,12 @@ extension AnyNode {
       if let held { return held.read(as: Value.self) }
       return node.value.read(as: Value.self)
     }
+    if isMainActor && !isAsync {
+      // Its synchronous factory runs only on the main actor: made there, the caller suspended.
+      return try await onMainActor(for: context) { main throws(DeferredError) in
+        try self.resolveSlow(main, as: Value.self)
+      }
+    }
     let making = TransientMaking(self, context)
     let destination = ValueDestination.allocate(key.type)
     let failure = await runAsync(context, into: destination)
