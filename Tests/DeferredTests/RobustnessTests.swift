@@ -154,4 +154,61 @@ private final class Bounded<Value: Sendable>: Sendable {
     #expect(made !== again)
     #expect(runs["Screen"] == 2)
   }
+
+  // MARK: Collections
+
+  @Test func aContributionRefusedAsTooLateLeavesNothingBehind() throws {
+    let parent = Container()
+    let numbers = CollectionKey<Int>(name: "n")
+    try parent.contribute(to: numbers) { 1 }
+    try parent.register(Tagged.self) { Tagged(0) }
+    let child = parent.makeChild()
+    try child.register(Reader.self) { Reader(Tagged(1)) }
+    _ = try child.resolve(Tagged.self)
+    for member in [2, 3] {
+      let error = #expect(throws: DeferredError.self) {
+        try parent.contribute(to: numbers) { member }
+      }
+      #expect(error?.code == .registrationTooLate, "\(String(describing: error))")
+    }
+    #expect(try parent.resolve(numbers) == [1])
+    #expect(try child.resolve(numbers) == [1])
+    #expect(parent.launchReport().builds.count == 3)
+  }
+
+  @Test func anEmptyCollectionHandedOutTakesNoContribution() throws {
+    let container = Container()
+    let numbers = CollectionKey<Int>(name: "n")
+    #expect(try container.resolve(numbers) == [])
+    let error = #expect(throws: DeferredError.self) {
+      try container.contribute(to: numbers) { 1 }
+    }
+    #expect(error?.code == .registrationTooLate)
+    #expect(try container.resolve(numbers) == [])
+    // Another collection of the same element is another key: still open.
+    let others = CollectionKey<Int>(name: "others")
+    try container.contribute(to: others) { 2 }
+    #expect(try container.resolve(others) == [2])
+  }
+
+  @Test func anEmptyCollectionAChildHandedOutTakesNoContributionInItsParent() throws {
+    let parent = Container()
+    let numbers = CollectionKey<Int>()
+    let child = parent.makeChild()
+    #expect(try child.resolve(numbers) == [])
+    let error = #expect(throws: DeferredError.self) { try parent.contribute(to: numbers) { 1 } }
+    #expect(error?.code == .registrationTooLate)
+    #expect(try child.resolve(numbers) == [])
+  }
+
+  @Test func anEmptyCollectionAFactoryHandedOutTakesNoContribution() throws {
+    let container = Container()
+    let numbers = CollectionKey<Int>()
+    try container.register(Tagged.self) { resolver in Tagged(try resolver.resolve(numbers).count) }
+    #expect(try container.resolve(Tagged.self).tag == 0)
+    let error = #expect(throws: DeferredError.self) {
+      try container.contribute(to: numbers) { 1 }
+    }
+    #expect(error?.code == .registrationTooLate)
+  }
 }
