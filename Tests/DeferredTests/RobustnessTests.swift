@@ -211,4 +211,51 @@ private final class Bounded<Value: Sendable>: Sendable {
     }
     #expect(error?.code == .registrationTooLate)
   }
+
+  // MARK: Children after a shutdown
+
+  @Test func aGrandchildKeepsItsOverrideAfterTheRootShutsDown() throws {
+    let root = Container()
+    try root.register(Tagged.self) { Tagged(0) }
+    try root.register(Reader.self) { resolver in Reader(try resolver.resolve(Tagged.self)) }
+    let child = root.makeChild()
+    try child.register(Tagged.self) { Tagged(1) }
+    let grandchild = child.makeChild()
+    try grandchild.register(Tagged.self) { Tagged(2) }
+    #expect(try child.resolve(Reader.self).tagged.tag == 1)
+    root.shutDown()
+    // Whatever the grandchild hands out was made with its own override, or nothing is.
+    switch Result(catching: { () throws(DeferredError) in try grandchild.resolve(Reader.self) }) {
+    case .success(let reader): #expect(reader.tagged.tag == 2)
+    case .failure(let error): #expect(error.code == .shutDown)
+    }
+    // Work handed to it gets the grandchild's own instance, if it gets one.
+    let delivered = Locked<[Int]>([])
+    let done = Signal()
+    let queued =
+      (try? grandchild.whenReady(Reader.self, on: .global()) { reader in
+        delivered.withLock { $0.append(reader.tagged.tag) }
+        done.fire()
+      }) != nil
+    if queued, (try? grandchild.resolve(Reader.self)) != nil {
+      done.wait()
+      #expect(delivered.withLock { $0 } == [2])
+    }
+  }
+
+  @Test func aGrandchildNeverTakesItsParentsInstanceOfAServiceItOverridesADependencyOf() throws {
+    let root = Container()
+    try root.register(Tagged.self) { Tagged(0) }
+    try root.register(Reader.self) { (tagged: Tagged) in Reader(tagged) }
+    let child = root.makeChild()
+    try child.register(Tagged.self) { Tagged(1) }
+    let grandchild = child.makeChild()
+    try grandchild.register(Tagged.self) { Tagged(2) }
+    #expect(try child.resolve(Reader.self).tagged.tag == 1)
+    root.shutDown()
+    switch Result(catching: { () throws(DeferredError) in try grandchild.resolve(Reader.self) }) {
+    case .success(let reader): #expect(reader.tagged.tag == 2)
+    case .failure(let error): #expect(error.code == .shutDown)
+    }
+  }
 }
