@@ -64,6 +64,24 @@ final class FeatureBox: StressFeatureService, Sendable {
   }
 }
 
+/// Held by a feature part's container alone (by a registration's factory): its release says
+/// the container was released.
+final class FeatureProbe: Sendable {
+  private let freed: StressFreedSignal
+
+  init(_ freed: StressFreedSignal) { self.freed = freed }
+
+  deinit { freed.fire() }
+
+  /// Makes `container` hold this probe, and nothing else hold it.
+  func hold(in container: Container) {
+    _ = try? container.register(ServiceKey<FeatureBox>(name: "probe")) { [self] in
+      _ = self
+      return FeatureBox(0)
+    }
+  }
+}
+
 /// What a forwarded ``FeatureBox`` answers to.
 protocol StressFeatureService: AnyObject, Sendable {}
 
@@ -130,6 +148,31 @@ final class FeatureLedger: Sendable {
   let violations = StressLock<[String]>([])
 
   func violation(_ message: String) { violations.withLock { $0.append(message) } }
+
+  /// Who waits for how many deliveries, told by the delivery that reaches it.
+  private let deliveryWaiter = StressLock<(target: Int, signal: StressFreedSignal)?>(nil)
+
+  /// Counts a `whenReady` delivery of work `index`.
+  func deliver(_ index: Int) {
+    let total = delivered.withLock { delivered in
+      delivered[index, default: 0] += 1
+      return delivered.values.reduce(0, +)
+    }
+    if let (target, signal) = deliveryWaiter.withLock({ $0 }), total >= target { signal.fire() }
+  }
+
+  /// Suspends until `count` deliveries arrived (a watchdog of ten seconds: a lost one fails
+  /// the check that follows), then until what `queue` holds has run, so that a duplicate
+  /// delivery already under way is counted too.
+  func awaitDeliveries(_ count: Int, on queue: DispatchQueue) async {
+    let arrived = StressFreedSignal()
+    deliveryWaiter.withLock { $0 = (count, arrived) }
+    if delivered.withLock({ $0.values.reduce(0, +) }) >= count { arrived.fire() }
+    _ = await arrived.wait(limit: .seconds(10))
+    let drained = StressFreedSignal()
+    queue.async { drained.fire() }
+    _ = await drained.wait(limit: .seconds(10))
+  }
 }
 
 /// One feature round: every drawn part, each on a container of its own, then the checks.
@@ -145,14 +188,15 @@ struct StressFeatureRound {
       let ledger = FeatureLedger()
       let counters = FeatureCounters()
       let workers = StressWorkers()
+      let freed = StressFreedSignal()
       var check: () async -> Void = {}
       switch part {
-      case .scopes: check = scopes(ledger, counters, workers)
-      case .arguments: check = arguments(ledger, counters, workers)
-      case .forwarding: check = forwarding(ledger, counters, workers)
-      case .collections: check = collections(ledger, counters, workers)
-      case .handles: check = handles(ledger, counters, workers)
-      case .mainActor: check = mainActor(ledger, counters, workers)
+      case .scopes: check = scopes(ledger, counters, workers, FeatureProbe(freed))
+      case .arguments: check = arguments(ledger, counters, workers, FeatureProbe(freed))
+      case .forwarding: check = forwarding(ledger, counters, workers, FeatureProbe(freed))
+      case .collections: check = collections(ledger, counters, workers, FeatureProbe(freed))
+      case .handles: check = handles(ledger, counters, workers, FeatureProbe(freed))
+      case .mainActor: check = mainActor(ledger, counters, workers, FeatureProbe(freed))
       }
       if await !workers.wait(limit: limit) {
         violations.append(
@@ -160,6 +204,12 @@ struct StressFeatureRound {
         return (violations, resolves)
       }
       await check()
+      check = {}
+      // The part's container holds the probe: once the container is gone, so is the probe
+      // (the limit is a watchdog, not a wait for time to pass).
+      if await !freed.wait(limit: .seconds(10)) {
+        violations.append("[\(part) release] its container is still alive after the part")
+      }
       resolves += ledger.boxes.withLock { $0.count } + ledger.arrays.withLock { $0.count }
       violations += ledger.violations.withLock { $0 }.map { "[\(part)] \($0)" }
     }
@@ -195,10 +245,12 @@ struct StressFeatureRound {
   /// generation at most; one instance within a generation, and while a holder keeps the weak
   /// one; every `whenReady` delivered once.
   private func scopes(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let scope = Scope.named("stress.session")
     let session = ServiceKey<FeatureBox>(name: "session")
     let inbox = ServiceKey<FeatureBox>(name: "inbox")
@@ -259,7 +311,7 @@ struct StressFeatureRound {
         note("whenReady #\(index)")
         do throws(DeferredError) {
           try container.whenReady(FeatureBox.self, name: "session", on: queue) { _ in
-            ledger.delivered.withLock { $0[index, default: 0] += 1 }
+            ledger.deliver(index)
           }
           ledger.accepted.withLock { $0 += 1 }
         } catch {
@@ -272,9 +324,7 @@ struct StressFeatureRound {
       // A last resolve builds the session of the last generation: queued work gets it.
       _ = try? container.resolve(session)
       let expected = ledger.accepted.withLock { $0 }
-      let deliveries = StressFreedSignal()
-      queue.async { deliveries.fire() }
-      _ = await deliveries.wait(limit: .seconds(10))
+      await ledger.awaitDeliveries(expected, on: queue)
       let delivered = ledger.delivered.withLock { $0 }
       if delivered.count != expected || delivered.values.contains(where: { $0 != 1 }) {
         ledger.violation(
@@ -329,10 +379,12 @@ struct StressFeatureRound {
   /// made from several threads. A value made once per argument while cached; a new one on
   /// every resolve otherwise; a loop fails with `.cycle` naming both, on every thread.
   private func arguments(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let made = StressLock<[String: [Int: [FeatureBox]]]>([:])
     let plain: FactoryKey<Int, FeatureBox>
     let zero: FactoryKey<Int, FeatureBox>
@@ -445,10 +497,12 @@ struct StressFeatureRound {
   /// A singleton forwarded as a protocol, resolved by both keys from several threads, and
   /// overridden in a child: one instance for both keys in each container, built once.
   private func forwarding(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let source = ServiceKey<FeatureBox>(name: "source")
     let target = ServiceKey<any StressFeatureService>()
     let child = container.makeChild()
@@ -502,10 +556,12 @@ struct StressFeatureRound {
   /// a prefix of what was offered, a refused contribution is refused as too late and leaves
   /// nothing, and every resolve, the parent's and the child's, returns the same array.
   private func collections(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let numbers = CollectionKey<Int>(name: "numbers")
     workers.thread("contributor") { note in
       var random = random(40)
@@ -579,10 +635,12 @@ struct StressFeatureRound {
   /// gets the one instance (the child's, made with its override), or fails with `shutDown`
   /// once the shutdown began; a resolve begun after it returned fails.
   private func handles(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let dependency = ServiceKey<FeatureBox>(name: "dependency")
     let service = ServiceKey<FeatureBox>(name: "service")
     let transient = ServiceKey<FeatureBox>(name: "transient")
@@ -666,10 +724,12 @@ struct StressFeatureRound {
   /// background threads (directly, and through a service that needs one): one instance each,
   /// built once, and `whenReady` delivered once.
   private func mainActor(
-    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
   ) -> () async -> Void {
     let plan = self.plan
     let container = Container()
+    probe.hold(in: container)
     let first = ServiceKey<FeatureMainBox>(name: "first")
     let second = ServiceKey<FeatureMainBox>(name: "second")
     let plainKey = ServiceKey<FeatureBox>(name: "plain")
@@ -697,7 +757,7 @@ struct StressFeatureRound {
     let queue = DispatchQueue(label: "stress.features.main.whenReady")
     do throws(DeferredError) {
       try container.whenReady(FeatureMainBox.self, name: "second", on: queue) { _ in
-        ledger.delivered.withLock { $0[0, default: 0] += 1 }
+        ledger.deliver(0)
       }
     } catch {
       ledger.violation("whenReady threw \(error)")
@@ -731,9 +791,7 @@ struct StressFeatureRound {
         ledger.violation("\(name) built \(counters.runs(name)) times")
       }
       _ = try? container.resolve(second)
-      let deliveries = StressFreedSignal()
-      queue.async { deliveries.fire() }
-      _ = await deliveries.wait(limit: .seconds(10))
+      await ledger.awaitDeliveries(1, on: queue)
       let delivered = ledger.delivered.withLock { $0[0] ?? 0 }
       if delivered != 1 {
         ledger.violation("whenReady of a main-actor service delivered \(delivered) times")
