@@ -44,7 +44,14 @@ extension Container {
   ///
   /// The cache belongs to the container that builds the factory's dependencies (a child that
   /// overrides one of them has a cache of its own, released with the child). It holds at most
-  /// `limit` values: one more drops the oldest. ``clearCache(of:)`` empties it.
+  /// `limit` values: one more drops the oldest. A limit of 0 caches nothing (every resolve runs
+  /// the factory, as the form without a cache does). ``clearCache(of:)`` empties it. A factory
+  /// that depends on a named-scope service (directly or through others) caches values made with
+  /// that scope's instances: ``reset(_:)`` of the scope drops its cache with them.
+  ///
+  /// Two threads that make values needing each other (the factory of `a(1)` resolves `b(1)`,
+  /// whose factory resolves `a(1)`) fail with ``DeferredError/Code/cycle``, the loop named,
+  /// as singletons do: neither waits for the other forever.
   ///
   /// ```swift
   /// let avatar = try container.register(Avatar.self, argument: UserID.self, cachingUpTo: 100) {
@@ -57,12 +64,13 @@ extension Container {
   ///   - type: The type the factory makes.
   ///   - argument: The type of its argument, `Hashable`.
   ///   - name: A name, where several factories make the same type from the same argument type.
-  ///   - limit: How many values the cache holds at most.
+  ///   - limit: How many values the cache holds at most: 0 or more; 0 caches nothing.
   ///   - priority: When its dependencies are built during launch.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from the argument, then its dependencies.
   /// - Returns: The factory's key.
-  /// - Throws: As the other registrations.
+  /// - Throws: ``DeferredError/Code/outOfRange`` for a negative `limit` (nothing is
+  ///   registered); otherwise as the other registrations.
   @discardableResult @inlinable @inline(never)
   public func register<Argument: Hashable & Sendable, Value: Sendable, each Dependency: Sendable>(
     _ type: Value.Type = Value.self, argument: Argument.Type, name: String? = nil,
@@ -82,7 +90,13 @@ extension Container {
   ) throws(DeferredError) -> FactoryKey<Argument, Value> {
     let key = FactoryKey<Argument, Value>(name: name)
     var dependencies = declared(repeat (each Dependency).self)
-    if let caching {
+    if let caching, caching.limit < 0 {
+      throw DeferredError(
+        .outOfRange, key: key.erased, chain: [key.erased],
+        detail: "cannot be registered with cachingUpTo: \(caching.limit): a cache holds 0 values"
+          + " (none: nothing is cached) or more")
+    }
+    if let caching, caching.limit > 0 {
       // The cache is a singleton that declares the factory's dependencies: a child that
       // overrides one makes a copy of it with the factory's, so it never hands out a value made
       // with the parent's.
@@ -147,8 +161,13 @@ extension Container {
   public func clearCache<Argument: Hashable & Sendable, Value: Sendable>(
     of key: FactoryKey<Argument, Value>
   ) {
-    guard let node = lookup(key.cacheKey), node.isReady else { return }
-    node.read(as: ArgumentCache<Argument, Value>.self).removeAll()
+    guard let node = lookup(key.cacheKey) else { return }
+    // A cache made with a named scope's value is held, not published (see `AnyNode.finish`).
+    if let held = node.heldValue() {
+      held.read(as: ArgumentCache<Argument, Value>.self).removeAll()
+    } else if node.isReady {
+      node.read(as: ArgumentCache<Argument, Value>.self).removeAll()
+    }
   }
 
   func resolve<Argument, Value: Sendable>(
@@ -186,33 +205,48 @@ extension Resolver {
 /// How an argument factory caches: the limit, and how to make its (typed) cache.
 @usableFromInline
 struct ArgumentCaching {
+  /// The most values it keeps: 0 keeps none (no cache is made), a negative one is refused.
+  let limit: Int
   let makeCache: Factory
 
   @usableFromInline
   init<Argument: Hashable & Sendable, Value: Sendable>(
     limit: Int, _: Argument.Type, _: Value.Type
   ) {
-    let limit = max(1, limit)
+    self.limit = limit
     makeCache = .sync { _ in return objectOfValue(ArgumentCache<Argument, Value>(limit)) }
+  }
+}
+
+/// A making of a cached argument factory's value: the context making it, while it does, and the
+/// group that waiters wait on until it ends.
+final class ArgumentMaking: Sendable {
+  /// `nil` once the making ended: the wait-for graph reads it live, so that a wait that ended
+  /// is never taken for one that closes a loop.
+  private let maker: Locked<BuildContext?>
+  let done = DispatchGroup()
+
+  init(by context: BuildContext) {
+    maker = Locked(context)
+    done.enter()
+  }
+
+  /// The context making the value, while it does.
+  var owner: BuildContext? { maker.withLock { $0 } }
+
+  /// Ends the making: no one makes it any more, and its waiters wake.
+  func end() {
+    maker.withLock { $0 = nil }
+    done.leave()
   }
 }
 
 /// Values an argument factory made, by argument: each made once (a thread that asks for an
 /// argument another is making waits for it), at most `limit` of them, the oldest dropped first.
 final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyType {
-  /// Made once; the group that waiters wait on until it is.
-  final class Making: @unchecked Sendable {
-    let owner: ObjectIdentifier
-    let done = DispatchGroup()
-    init(owner: ObjectIdentifier) {
-      self.owner = owner
-      done.enter()
-    }
-  }
-
   enum Slot {
     case made(Value)
-    case making(Making)
+    case making(ArgumentMaking)
   }
 
   /// Safety: `@unchecked Sendable` as the cache: `Argument` is `Hashable` and `Sendable`
@@ -236,8 +270,8 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
 
   enum Lookup {
     case hit(Value)
-    case wait(Making)
-    case make(Making)
+    case wait(ArgumentMaking)
+    case make(ArgumentMaking)
   }
 
   /// The cached value for `argument`, the making to wait for, or the making this context is to
@@ -248,7 +282,7 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
       case .made(let value)?: return .hit(value)
       case .making(let making)?: return .wait(making)
       case nil:
-        let making = Making(owner: ObjectIdentifier(context))
+        let making = ArgumentMaking(by: context)
         state.slots[argument] = .making(making)
         return .make(making)
       }
@@ -257,7 +291,7 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
 
   /// Ends a making: keeps the value (dropping the oldest beyond the limit), or forgets the
   /// argument if it failed; then wakes the waiters.
-  func end(_ argument: AnyHashable, _ making: Making, _ value: Value?) {
+  func end(_ argument: AnyHashable, _ making: ArgumentMaking, _ value: Value?) {
     state.withLock { state in
       guard case .making(let current)? = state.slots[argument], current === making else { return }
       guard let value else {
@@ -275,7 +309,7 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
         state.head = 0
       }
     }
-    making.done.leave()
+    making.end()
   }
 
   /// Drops every value made (makings under way keep going, and are kept when they end).
@@ -302,15 +336,19 @@ extension AnyNode {
     guard let cacheKey = dependencies?.last, cacheKey.type is ArgumentCache<Argument, Value>.Type,
       let hashable = argument as? AnyHashable, let cacheNode = owner.lookup(cacheKey)
     else { return try run(argument, context, as: Value.self) }
-    let cache = cacheNode.read(as: ArgumentCache<Argument, Value>.self)
+    let cache = try argumentCache(cacheNode, context, ArgumentCache<Argument, Value>.self)
     while true {
       switch cache.lookup(hashable, by: context) {
       case .hit(let value):
         return value
       case .wait(let making):
-        if making.owner == ObjectIdentifier(context) {
+        if making.owner === context {
           throw DeferredError.cycle(closing: key, chain: context.chain)
         }
+        // An edge of the wait-for graph, as a wait for a singleton's build is: a wait that
+        // would close a loop across threads fails at once, the loop named.
+        try WaitGraph.enter(waitingFor: making, of: self, by: context)
+        defer { WaitGraph.leave(making: making, by: context) }
         if let limit = owner.waitLimit {
           if making.done.wait(timeout: .after(limit)) == .timedOut {
             throw DeferredError(.waitTimedOut, key: key, chain: context.chain + [key])
@@ -329,6 +367,18 @@ extension AnyNode {
         }
       }
     }
+  }
+
+  /// The cache of `node` (this factory's cache node), built if it is not: published, or held
+  /// when it was made with a named scope's value (a reset drops it with that value).
+  private func argumentCache<Cache>(
+    _ node: AnyNode, _ context: BuildContext, _: Cache.Type
+  ) throws(DeferredError) -> Cache {
+    if node.isReady { return node.read(as: Cache.self) }
+    if let held = node.heldValue() { return held.read(as: Cache.self) }
+    let (built, held) = try node.ensureReadyHolding(context)
+    if let held { return held.read(as: Cache.self) }
+    return built.read(as: Cache.self)
   }
 
   /// Runs the factory with `argument`, as a transient is made.

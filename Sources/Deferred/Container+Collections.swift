@@ -11,7 +11,10 @@ extension Container {
   /// A child container may contribute more: the child's collection is its parent's members as
   /// they are then, then its own; the parent's is unchanged. Contributing to a collection that
   /// was built (resolved) already fails with ``DeferredError/Code/registrationTooLate``: the
-  /// array handed out would no longer be the collection. Contribute while registering.
+  /// array handed out would no longer be the collection. So does contributing to one handed out
+  /// empty (resolved before anything was contributed to it, here or in a child), or to a
+  /// parent's once one of its children has resolved. Contribute while registering. A refused
+  /// contribution leaves nothing behind.
   ///
   /// ```swift
   /// let sinks = CollectionKey<any AnalyticsSink>()
@@ -73,6 +76,21 @@ extension Container {
           .duplicateRegistration, key: key, chain: [key],
           detail: "it is registered as a service, not a collection")
       }
+      if registry.emptyCollectionsHandedOut.contains(key) {
+        throw DeferredError(
+          .registrationTooLate, key: key, chain: [key],
+          detail: "it was handed out empty already; contribute to a collection before it is"
+            + " resolved")
+      }
+      // What would refuse the collection's new node is checked before its member is added: a
+      // refused contribution leaves nothing behind.
+      if own != nil, let child = registry.livePublishedChild {
+        throw DeferredError(
+          .registrationTooLate, key: key, chain: [key],
+          detail: "the child container made at \(child.origin ?? "?") has resolved through this"
+            + " container already; contribute before any child resolves, or contribute in the"
+            + " child")
+      }
       let before = own ?? inherited
       // Numbered by the container's depth too: a child's members never take a parent's key.
       let memberKey = AnyServiceKey(
@@ -93,9 +111,21 @@ extension Container {
           .registrationTooLate, key: memberKey, chain: [memberKey],
           detail: "\(key) was built already; contribute to a collection before it is resolved")
       }
-      try insert(member, replacing: false, note: nil, into: &registry)
-      try insert(
-        node, replacing: own != nil, note: RegistrationNote(members: members), into: &registry)
+      // A member left by a contribution refused as its collection's build began (below) is
+      // replaced: no one ever resolved it.
+      let orphan = registry.table.find(
+        UInt(bitPattern: memberKey.typeID), memberKey.name, memberKey.nameHash)
+      try insert(member, replacing: orphan != nil, note: nil, into: &registry)
+      do throws(DeferredError) {
+        try insert(
+          node, replacing: own != nil, note: RegistrationNote(members: members), into: &registry)
+      } catch {
+        // The collection began to build since it was checked: the member stays in the table
+        // (nothing leaves it) but in no list and no collection.
+        registry.ordered.removeAll { $0 === member }
+        registry.notes[memberKey] = nil
+        throw error
+      }
       return (member, node)
     }
     scheduleIfLaunched(member)
@@ -149,8 +179,31 @@ extension Container {
   func resolveCollectionSlow<Element: Sendable>(
     _ collection: CollectionKey<Element>
   ) throws(DeferredError) -> [Element] {
-    guard lookup(collection.service.erased) != nil else { return [] }
-    return try resolve(collection.service, context: nil)
+    guard handOutEmpty(collection.service.erased) else {
+      return try resolve(collection.service, context: nil)
+    }
+    return []
+  }
+
+  /// Whether the collection of `key` is empty, nothing contributed to it here or in an
+  /// ancestor; if it is, it is marked handed out empty in each of them, so that none takes a
+  /// contribution any more. Each container is checked and marked under its lock, this one
+  /// first: a contribution either comes before (and is found) or is refused.
+  func handOutEmpty(_ key: AnyServiceKey) -> Bool {
+    guard lookup(key) == nil else { return false }
+    var container: Container? = self
+    while let current = container {
+      let empty = current.registry.withLock { registry in
+        guard
+          registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) == nil
+        else { return false }
+        registry.emptyCollectionsHandedOut.insert(key)
+        return true
+      }
+      guard empty else { return false }
+      container = current.parent
+    }
+    return true
   }
 }
 
@@ -170,8 +223,10 @@ extension Resolver {
   public func resolve<Element: Sendable>(
     _ collection: CollectionKey<Element>
   ) throws(DeferredError) -> [Element] {
-    guard container.lookup(collection.service.erased) != nil else { return [] }
-    return try resolve(collection.service)
+    guard container.handOutEmpty(collection.service.erased) else {
+      return try resolve(collection.service)
+    }
+    return []
   }
 }
 

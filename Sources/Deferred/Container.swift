@@ -279,9 +279,12 @@ extension Container {
       for node in registry.ordered { nodes[node.key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
       // The inherited order, each node swapped for this container's override or copy; then
-      // this container's own new registrations.
+      // this container's own new registrations, and its copies the ancestors no longer list
+      // (one shut down lists nothing): a child of this one sees, and copies, every node this
+      // one resolves, and never takes one made without its own overrides.
       var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
       ordered += registry.ordered.filter { inheritedNodes[$0.key] == nil }
+      ordered += registry.copies.values.filter { inheritedNodes[$0.key] == nil }
       return VisibleNodes(orderedNodes: ordered)
     }
   }

@@ -59,6 +59,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// (``Container/forward(_:as:name:)``).
     public static let notConforming = Code("notConforming")
 
+    /// A value given to the container is out of the range it accepts, such as a negative cache
+    /// limit; the message names the service and the value.
+    public static let outOfRange = Code("outOfRange")
+
     /// The code's name, such as `missingService`.
     public var description: String { name }
   }
@@ -175,6 +179,8 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service) is forwarded from a service that does not conform to it"
         + " (\(detail ?? "a wrong type"))\(neededBy). Forward it with a conversion,"
         + " `container.forward(key, as: \(typeName).self) { $0 }`, which the compiler checks."
+    case .outOfRange:
+      return "\(service) \(detail ?? "was given a value out of range")."
     case .invalidScope:
       return "\(service) cannot be registered \(detail ?? "in that scope")."
     case .scopeMismatch:

@@ -364,6 +364,12 @@ extension AnyNode {
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
     }
+    if isMainActor && !isAsync {
+      // Its synchronous factory runs only on the main actor: made there, the caller suspended.
+      return try await onMainActor(for: context) { main throws(DeferredError) in
+        try self.resolveSlow(main, as: Value.self)
+      }
+    }
     let making = TransientMaking(self, context)
     let made = await runAsync(context)
     making.end(self, context)

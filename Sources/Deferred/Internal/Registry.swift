@@ -36,6 +36,9 @@ struct Registry {
 
   /// What is known of some registrations beyond their nodes (module, forward, collection).
   var notes: [AnyServiceKey: RegistrationNote] = [:]
+  /// Collections handed out empty, nothing contributed to them here or in an ancestor: a
+  /// contribution would change what was handed out, so it is refused.
+  var emptyCollectionsHandedOut: Set<AnyServiceKey> = []
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
 

@@ -13,9 +13,14 @@ enum WaitGraph {
     let node: AnyNode
     let onMain: Bool
     let chain: [AnyServiceKey]
+    /// For a wait for a cached argument factory's value: the making waited for.
+    var making: ArgumentMaking? = nil
 
     /// The context this wait waits for, if it is under way.
-    var owner: BuildContext? { onMain ? BuildContext.mainActor : node.currentBuilder() }
+    var owner: BuildContext? {
+      if let making { return making.owner }
+      return onMain ? BuildContext.mainActor : node.currentBuilder()
+    }
   }
 
   private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
@@ -58,14 +63,29 @@ enum WaitGraph {
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= elapsed }
   }
 
-  /// Records that `context` waits for `node` (built by another context, or by the main actor
-  /// when `onMain`), unless that would close a cycle, tells the container's wait observer, and
-  /// returns when the wait began.
-  private static func enter(_ node: AnyNode, _ context: BuildContext, onMain: Bool = false)
-    throws(DeferredError) -> UInt64
+  /// Records that `context` waits for `making`, another context's making of a value of the
+  /// cached argument factory `node`, unless that would close a cycle (the maker waits, directly
+  /// or through others, for something `context` builds or makes). End it with
+  /// ``leave(making:by:)``.
+  static func enter(waitingFor making: ArgumentMaking, of node: AnyNode, by context: BuildContext)
+    throws(DeferredError)
   {
+    _ = try enter(node, context, making: making)
+  }
+
+  /// Ends a wait begun with ``enter(waitingFor:of:by:)``.
+  static func leave(making _: ArgumentMaking, by context: BuildContext) {
+    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+  }
+
+  /// Records that `context` waits for `node` (built by another context, by the main actor
+  /// when `onMain`, or made by `making`'s maker), unless that would close a cycle, tells the
+  /// container's wait observer, and returns when the wait began.
+  private static func enter(
+    _ node: AnyNode, _ context: BuildContext, onMain: Bool = false, making: ArgumentMaking? = nil
+  ) throws(DeferredError) -> UInt64 {
     try waits.withLock { waits throws(DeferredError) in
-      let waiting = Wait(node: node, onMain: onMain, chain: context.chain)
+      let waiting = Wait(node: node, onMain: onMain, chain: context.chain, making: making)
       var loop = context.chain + [node.key]
       var target = node
       var owner = waiting.owner

@@ -42,6 +42,16 @@ import Testing
         }
       }
       tally.add(result.ledger)
+      // The round-two features, from the same seed, once the lifecycle round is done.
+      let features = StressFeaturePlan(seed: seed)
+      var featureHang = false
+      if result.hang == nil {
+        let (found, resolves) = await StressFeatureRound(plan: features, limit: limit).run()
+        violations += found
+        featureHang = found.contains { $0.contains(" hang]") }
+        tally.featureResolves += resolves
+        for part in features.parts { tally.features[part.rawValue, default: 0] += 1 }
+      }
       let time = clock.now - roundStart
       if time > slowest.time { slowest = (seed, time) }
       guard !violations.isEmpty else { continue }
@@ -52,10 +62,11 @@ import Testing
             Stress round failed, seed \(seed): run it again with
               DEFERRED_STRESS_SEED=\(seed) DEFERRED_STRESS_ROUNDS=1 swift test --filter StressTests
             plan: \(plan.summary)
+            \(features.summary)
             \(violations.prefix(25).joined(separator: "\n"))\(violations.count > 25 ? "\n… \(violations.count - 25) more" : "")
             """))
       // A hung round leaves its threads blocked: the next rounds would not be telling.
-      if result.hang != nil || failures >= 10 { break }
+      if result.hang != nil || featureHang || failures >= 10 { break }
     }
     let total = clock.now - start
     print(
@@ -82,6 +93,9 @@ struct StressTally: CustomStringConvertible {
   var shutDowns = 0
   var fullyReady = 0
   var replaced = 0
+  /// Resolves of the round-two features' parts, and how many rounds ran each part.
+  var featureResolves = 0
+  var features: [String: Int] = [:]
 
   mutating func add(_ ledger: StressLedger.State) {
     resolves += ledger.outcomes.count
@@ -98,6 +112,8 @@ struct StressTally: CustomStringConvertible {
     let codes = errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
     return "\(resolves) resolves (errors: \(codes.joined(separator: ", "))),"
       + " \(delivered) whenReady deliveries, \(fullyReady) rounds fully ready,"
-      + " \(shutDowns) shut down, \(replaced) registrations replaced"
+      + " \(shutDowns) shut down, \(replaced) registrations replaced;"
+      + " \(featureResolves) feature resolves, rounds by feature:"
+      + " \(features.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
   }
 }
