@@ -21,6 +21,10 @@ import Testing
 final class Sync2: Sendable { init(_: Loop) {} }
 @MainActor final class Loop { init(_: Sync2) {} }
 
+/// A main-actor service, and a service that needs it (issue 25's loop through the main queue).
+@MainActor final class MainModel { init() {} }
+final class NeedsMain: Sendable {}
+
 /// A resolve on another thread that needs a main-actor service: started, and returned once
 /// that thread is waiting for the main actor.
 final class BackgroundResolve<Value: Sendable>: Sendable {
@@ -92,6 +96,59 @@ final class BackgroundResolve<Value: Sendable>: Sendable {
     // Nothing was cached: resolved on the main actor, the same loop is a same-thread cycle.
     let again = #expect(throws: DeferredError.self) { try container.resolve(Loop.self) }
     #expect(again?.code == .cycle)
+  }
+
+  /// Whatever thread drains the main queue (on Linux under `swift test` or `dispatchMain()`, a
+  /// worker thread), code on it is "main" for the wait-for graph: a main-queue resolve waiting
+  /// for a build that waits for the main actor is a loop, named at once.
+  @MainActor @Test func aMainQueueResolveWaitingForABuildThatWaitsForTheMainActorFailsAtOnce()
+    throws
+  {
+    let scheduler = ManualScheduler()
+    // The limit bounds the wait should the loop go unseen: a timeout, not a hang.
+    let container = Container(
+      scheduler: scheduler, clock: scheduler.clock, waitLimit: .seconds(20))
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    // Another thread builds NeedsMain and waits for the main actor to build MainModel.
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    let error = #expect(throws: DeferredError.self) { try container.resolve(NeedsMain.self) }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    // The main actor is free again: its turn builds MainModel, and the other thread gets its
+    // NeedsMain.
+    #expect(scheduler.runMainNext())
+    let built = try background.result().get()
+    #expect(try container.resolve(NeedsMain.self) === built)
+  }
+
+  /// Code on the main queue builds with the main actor's context, whatever thread drains it:
+  /// its builds are recorded on the main thread.
+  @MainActor @Test func aBuildOnTheMainQueueIsRecordedOnTheMainThread() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    _ = try container.resolve(Storage.self)
+    let build = try #require(container.launchReport().builds.first { $0.service == "Storage" })
+    #expect(build.thread == "main" && build.isMainThread)
+  }
+
+  /// The main actor waits second (the other thread waits for it first, then it waits, in the
+  /// middle of a build of its own, for that thread's build): the loop named is the whole loop,
+  /// as when it waits first, and the chain is the main actor's.
+  @MainActor @Test func aMainActorLoopClosedByTheMainActorNamesTheWholeLoop() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(
+      scheduler: scheduler, clock: scheduler.clock, waitLimit: .seconds(20))
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    try container.register(Storage.self) { (_: NeedsMain) in Storage() }
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.chain == ["Storage", "NeedsMain"])
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    #expect(error?.description.contains("NeedsMain → MainModel → NeedsMain") == true)
+    #expect(scheduler.runMainNext())
+    _ = try background.result().get()
   }
 
   @Test func launchOffTheMainActorWithACriticalMainActorServiceIsAClearError() throws {

@@ -164,26 +164,45 @@ final class BuildContext: @unchecked Sendable {
   {
     // The main thread's slot holds the main actor's context itself: no test of the thread.
     if let raw = pthread_getspecific(contextKey) {
-      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed(body)
+      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed {
+        context throws(DeferredError) in try body(onMainQueue(context))
+      }
     }
     return try body(current)
   }
 
-  /// The calling thread's context; on the main thread, the main actor's.
+  /// The calling thread's context; on the main queue, the main actor's.
   ///
-  /// Where another thread drains the main queue (under `swift test` on Linux), code on the main
-  /// actor gets its thread's context here: builds of main-actor services switch to the main
-  /// actor's context themselves (``MainThread/run(for:on:_:)``).
+  /// "Main" is one notion: the main queue, which the main actor runs on. On Apple platforms
+  /// only the main thread drains it, and the main thread's slot holds the main actor's
+  /// context. Elsewhere a worker thread may drain it (on Linux once `dispatchMain()` has ended
+  /// the main thread, as under `swift test`): code on the main queue gets the main actor's
+  /// context there too, so that the wait-for graph, main-actor hops and records see one main.
   static var current: BuildContext {
     if let raw = pthread_getspecific(contextKey) {
-      return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
+      return onMainQueue(Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue())
     }
     // The main thread's slot holds the main actor's context (retained: the slot's destructor
     // releases what it holds), so that a look-up needs no test of the thread.
     let thread = ThreadInfo.current()
     let context = thread.isMain ? mainActor : BuildContext(thread: thread, ownThread: true)
     pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
-    return context
+    return onMainQueue(context)
+  }
+
+  /// The main actor's context if the calling thread, whose own context is `context`, runs the
+  /// main queue now; `context` otherwise.
+  ///
+  /// Only the main thread drains the main queue on Apple platforms: nothing to ask there.
+  /// Elsewhere, threads other than the main one ask the queue (a look-up of tens of
+  /// nanoseconds).
+  @inline(__always)
+  private static func onMainQueue(_ context: BuildContext) -> BuildContext {
+    #if canImport(Darwin)
+      return context
+    #else
+      return context !== mainActor && MainThread.isCurrent ? mainActor : context
+    #endif
   }
 }
 

@@ -6,10 +6,13 @@ import Dispatch
 
 /// Whether code runs on the main actor, and how a build gets there from another thread.
 ///
-/// The main actor's executor is the main queue. On Apple platforms that queue runs on the main
-/// thread; elsewhere another thread may drain it (as under `swift test` on Linux), so "on the
-/// main actor" is asked of the queue, not of the thread: a marker set on the main queue is seen
-/// by every block it runs.
+/// "Main" is one notion, the main queue, which is the main actor's executor: the wait-for
+/// graph, the hops of main-actor builds and the records all ask it here. On Apple platforms
+/// only the main thread drains the main queue; elsewhere a worker thread may (on Linux once
+/// `dispatchMain()` has ended the main thread, as under `swift test`), so it is asked of the
+/// queue, not of the thread: a marker set on the main queue is seen by every block it runs.
+/// Code on the main queue builds with ``BuildContext/mainActor`` on every platform
+/// (``BuildContext/current``).
 enum MainThread {
   private static let marker: DispatchSpecificKey<Bool> = {
     let key = DispatchSpecificKey<Bool>()
