@@ -113,7 +113,9 @@ extension Container {
   /// for the builds under way.
   public func shutDown() {
     let work = schedule { $0.shutDown() }
-    if work.awaitRunning && BuildContext.current.chain.isEmpty { runningBuilds.wait() }
+    if work.awaitRunning && BuildContext.current.chain.isEmpty {
+      MainThread.whileShuttingDown(self) { runningBuilds.wait() }
+    }
     registry.withLock { registry in
       registry.isShutDown = true
       published.store(nil, ordering: .releasing)

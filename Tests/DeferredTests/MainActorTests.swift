@@ -151,6 +151,53 @@ final class BackgroundResolve<Value: Sendable>: Sendable {
     _ = try background.result().get()
   }
 
+  /// `shutDown()` on the main actor waits for the builds under way; one of them waits for the
+  /// main actor to build a service: the shutdown fails that wait instead of both waiting
+  /// forever. (Run on the main queue from another thread, which bounds the wait: a hang fails
+  /// the test after a minute.)
+  @Test func shuttingDownOnTheMainActorWhileABuildWaitsForTheMainActorDoesNotHang() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let runs = Runs()
+    try container.registerMainActor(MainModel.self) {
+      runs.tick("MainModel")
+      return MainModel()
+    }
+    try container.register(NeedsMain.self, priority: .afterFirstFrame()) { (_: MainModel) in
+      NeedsMain()
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    #expect(scheduler.queued == ["build NeedsMain"])
+    // The scheduled build, on another thread, waits for the main actor to build MainModel.
+    let waiting = Signal()
+    container.onWait { if $0.service == "MainModel" { waiting.fire() } }
+    let ran = Signal()
+    Thread.detach {
+      scheduler.runNext()
+      ran.fire()
+    }
+    waiting.wait()
+    let shutDown = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      container.shutDown()
+      shutDown.signal()
+    }
+    guard shutDown.wait(timeout: .now() + .seconds(60)) == .success else {
+      Issue.record("shutDown() on the main actor waited forever for a build waiting for it")
+      return
+    }
+    ran.wait()
+    let report = container.launchReport()
+    let build = try #require(report.builds.first { $0.service == "NeedsMain" })
+    #expect(build.outcome == .failed)
+    // The main actor's turn comes after all: the failed wait's build does not run.
+    #expect(await MainActor.run { scheduler.runMainNext() })
+    #expect(runs["MainModel"] == 0)
+    let error = #expect(throws: DeferredError.self) { try container.resolve(NeedsMain.self) }
+    #expect(error?.code == .shutDown)
+  }
+
   @Test func launchOffTheMainActorWithACriticalMainActorServiceIsAClearError() throws {
     let container = Container(scheduler: ManualScheduler())
     try container.registerMainActor(Banner.self, priority: .critical) { Banner() }
