@@ -129,6 +129,8 @@ extension LaunchReport {
     self.init(
       processStart: source,
       processStartPrecision: try nanoseconds(root["processStart"]?["precisionNs"], "precisionNs"),
+      processStartKind: root["processStart"]?["kind"]?.string.flatMap(ProcessStart.Kind.init)
+        ?? .launch,
       milestones: milestones, builds: builds, transients: transients, hazards: hazards,
       dependencies: dependencies,
       firstFrameUses: (root["firstFrameUses"]?.array ?? []).compactMap(\.string),
@@ -144,10 +146,14 @@ extension LaunchReport {
       ("schema", .string(Self.jsonSchema)),
       (
         "processStart",
-        .object([
-          ("source", .string(processStart.rawValue)),
-          ("precisionNs", number(processStartPrecision)),
-        ])
+        .object(
+          [
+            ("source", .string(processStart.rawValue)),
+            ("precisionNs", number(processStartPrecision)),
+          ]
+            // Written only where it says something: a launch's document is as before.
+            + (processStartKind == .launch ? [] : [("kind", .string(processStartKind.rawValue))])
+        )
       ),
       (
         "milestones",
