@@ -39,7 +39,7 @@ public enum ChildProcess {
   /// Runs `arguments[0]` with its arguments and waits for it to end.
   ///
   /// The child's environment is this process's, with `DEFERRED_SPAWN_NS` set to
-  /// `CLOCK_MONOTONIC`, in nanoseconds, read just before `posix_spawn`: the child's launch
+  /// ``MonotonicClock``'s reading, in nanoseconds, just before `posix_spawn`: the child's launch
   /// report then counts from its spawn, the time before its `main` included.
   ///
   /// - Parameters:
