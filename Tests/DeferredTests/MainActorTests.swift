@@ -122,6 +122,47 @@ final class BackgroundResolve<Value: Sendable>: Sendable {
     #expect(try container.resolve(NeedsMain.self) === built)
   }
 
+  /// Issue 25's loop with the real scheduler: a resolve on another thread builds NeedsMain and
+  /// sends MainModel's build to the main queue, behind a main-queue block that resolves
+  /// NeedsMain. The block's wait closes the loop and fails; then the main queue builds
+  /// MainModel, and the other thread gets NeedsMain. (Bounded: a hang fails the test after a
+  /// minute.)
+  @Test func theMainQueueAndAMainActorBuildDoNotWaitForEachOther() throws {
+    let container = Container()
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    let waiting = Signal()
+    container.onWait { if $0.service == "MainModel" { waiting.fire() } }
+    let onMain = Locked<Result<NeedsMain, DeferredError>?>(nil)
+    let mainDone = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      waiting.wait()
+      onMain.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(NeedsMain.self) }
+      }
+      mainDone.signal()
+    }
+    let background = Locked<Result<NeedsMain, DeferredError>?>(nil)
+    let backgroundDone = DispatchSemaphore(value: 0)
+    Thread.detach {
+      background.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(NeedsMain.self) }
+      }
+      backgroundDone.signal()
+    }
+    guard mainDone.wait(timeout: .now() + .seconds(60)) == .success,
+      backgroundDone.wait(timeout: .now() + .seconds(60)) == .success
+    else {
+      Issue.record("the main queue and the main-actor build waited for each other")
+      return
+    }
+    let error = #expect(throws: DeferredError.self) { try onMain.withLock { $0 }?.get() }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    let built = try #require(try background.withLock { $0 }?.get())
+    #expect(try container.resolve(NeedsMain.self) === built)
+  }
+
   /// Code on the main queue builds with the main actor's context, whatever thread drains it:
   /// its builds are recorded on the main thread.
   @MainActor @Test func aBuildOnTheMainQueueIsRecordedOnTheMainThread() throws {
