@@ -72,13 +72,18 @@ public struct ProcessStart: Sendable, Hashable {
     self.kind = kind
   }
 
-  /// When this process first used ``MonotonicClock``: read once, when the first one is made.
-  static let firstUse = MonotonicClock.monotonicNow()
+  /// When this process first used ``MonotonicClock`` (the first one made), on that clock and
+  /// on the one the operating system gives the process start on, read together.
+  ///
+  /// The operating system's start is turned into an age at this moment: the monotonic clock
+  /// stops while the device sleeps, the operating system's does not, so an age taken later,
+  /// when a report asks, would count a sleep since the launch.
+  static let firstUse = (monotonic: MonotonicClock.monotonicNow(), system: systemNow())
 
   /// This process's start on ``MonotonicClock``, read once.
   static let monotonic = resolve(
-    environment: { name in getenv(name).map { String(cString: $0) } }, firstUse: firstUse,
-    operatingSystem: fromOperatingSystem)
+    environment: { name in getenv(name).map { String(cString: $0) } },
+    firstUse: firstUse.monotonic, operatingSystem: fromOperatingSystem)
 
   /// The process start from what the process was given: `environment` (a look-up of a
   /// variable), the time of the first use of Deferred, and a reading from the operating system
@@ -100,6 +105,22 @@ public struct ProcessStart: Sendable, Hashable {
       ?? ProcessStart(nanoseconds: firstUse, source: .unknown, precision: 0)
   }
 
+  /// Nanoseconds on the clock the operating system's process start is on: the wall clock on
+  /// Apple platforms, `CLOCK_BOOTTIME` on Linux.
+  private static func systemNow() -> UInt64 {
+    #if canImport(Darwin)
+      var wall = timeval()
+      gettimeofday(&wall, nil)
+      return UInt64(max(0, Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_usec))) * 1_000
+    #else
+      var boot = timespec()
+      clock_gettime(CLOCK_BOOTTIME, &boot)
+      return UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
+    #endif
+  }
+
+  /// The process start the operating system gives, on the monotonic clock: its age at the
+  /// first use, taken from the first use's monotonic reading.
   private static func fromOperatingSystem() -> ProcessStart? {
     #if canImport(Darwin)
       var info = kinfo_proc()
@@ -107,14 +128,9 @@ public struct ProcessStart: Sendable, Hashable {
       var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
       guard sysctl(&mib, 4, &info, &size, nil, 0) == 0 else { return nil }
       let started = info.kp_proc.p_un.__p_starttime
-      var wall = timeval()
-      gettimeofday(&wall, nil)
       let startMicros = Int64(started.tv_sec) * 1_000_000 + Int64(started.tv_usec)
-      let nowMicros = Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_usec)
-      let age = UInt64(max(0, nowMicros - startMicros)) * 1_000
-      let now = MonotonicClock.monotonicNow()
-      return ProcessStart(
-        nanoseconds: now > age ? now - age : 0, source: .operatingSystem, precision: 1_000)
+      let startedAt = UInt64(max(0, startMicros)) * 1_000
+      let precision: UInt64 = 1_000
     #else
       // Field 22 of /proc/self/stat: start time in clock ticks since boot (CLOCK_BOOTTIME).
       let fd = open("/proc/self/stat", O_RDONLY)
@@ -129,15 +145,13 @@ public struct ProcessStart: Sendable, Hashable {
       let fields = text[text.index(after: close)...].split(separator: " ")
       guard fields.count > 19, let ticks = UInt64(fields[19]) else { return nil }
       let hertz = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
-      var boot = timespec()
-      clock_gettime(CLOCK_BOOTTIME, &boot)
-      let sinceBoot = UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
-      let startedSinceBoot = ticks * (1_000_000_000 / hertz)
-      let age = sinceBoot > startedSinceBoot ? sinceBoot - startedSinceBoot : 0
-      let now = MonotonicClock.monotonicNow()
-      return ProcessStart(
-        nanoseconds: now > age ? now - age : 0, source: .operatingSystem,
-        precision: 1_000_000_000 / hertz)
+      let startedAt = ticks * (1_000_000_000 / hertz)
+      let precision = 1_000_000_000 / hertz
     #endif
+    let (monotonic, system) = firstUse
+    let age = system > startedAt ? system - startedAt : 0
+    return ProcessStart(
+      nanoseconds: monotonic > age ? monotonic - age : 0, source: .operatingSystem,
+      precision: precision)
   }
 }
