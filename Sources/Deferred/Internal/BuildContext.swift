@@ -163,10 +163,11 @@ final class BuildContext: @unchecked Sendable {
     throws(DeferredError) -> Result
   {
     // The main thread's slot holds the main actor's context itself: no test of the thread.
-    if let raw = pthread_getspecific(contextKey) {
-      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed {
-        context throws(DeferredError) in try body(onMainQueue(context))
-      }
+    if let raw = pthread_getspecific(threadKeys.context) {
+      #if !canImport(Darwin)
+        if drainsMainQueue() { return try body(mainActor) }
+      #endif
+      return try Unmanaged<BuildContext>.fromOpaque(raw).guaranteed(body)
     }
     return try body(current)
   }
@@ -179,41 +180,55 @@ final class BuildContext: @unchecked Sendable {
   /// the main thread, as under `swift test`): code on the main queue gets the main actor's
   /// context there too, so that the wait-for graph, main-actor hops and records see one main.
   static var current: BuildContext {
-    if let raw = pthread_getspecific(contextKey) {
-      return onMainQueue(Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue())
+    #if !canImport(Darwin)
+      if drainsMainQueue() { return mainActor }
+    #endif
+    if let raw = pthread_getspecific(threadKeys.context) {
+      return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }
     // The main thread's slot holds the main actor's context (retained: the slot's destructor
     // releases what it holds), so that a look-up needs no test of the thread.
     let thread = ThreadInfo.current()
     let context = thread.isMain ? mainActor : BuildContext(thread: thread, ownThread: true)
-    pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
-    return onMainQueue(context)
+    let raw = Unmanaged.passRetained(context).toOpaque()
+    pthread_setspecific(threadKeys.context, raw)
+    #if !canImport(Darwin)
+      if !thread.isMain {
+        pthread_setspecific(threadKeys.worker, raw)
+        if MainThread.isCurrent { return mainActor }
+      }
+    #endif
+    return context
   }
 
-  /// The main actor's context if the calling thread, whose own context is `context`, runs the
-  /// main queue now; `context` otherwise.
-  ///
-  /// Only the main thread drains the main queue on Apple platforms: nothing to ask there.
-  /// Elsewhere, threads other than the main one ask the queue (a look-up of tens of
-  /// nanoseconds).
-  @inline(__always)
-  private static func onMainQueue(_ context: BuildContext) -> BuildContext {
-    #if canImport(Darwin)
-      return context
-    #else
-      return context !== mainActor && MainThread.isCurrent ? mainActor : context
-    #endif
-  }
+  #if !canImport(Darwin)
+    /// Whether the calling thread is a worker (not the main thread) that runs the main queue
+    /// now. Only the main thread drains the main queue on Apple platforms: nothing to ask
+    /// there. Elsewhere a worker asks the queue (a look-up of tens of nanoseconds); the main
+    /// thread, whose slot holds the main actor's context already, reads one thread-specific
+    /// value.
+    @inline(__always)
+    private static func drainsMainQueue() -> Bool {
+      pthread_getspecific(threadKeys.worker) != nil && MainThread.isCurrent
+    }
+  #endif
 }
 
-private let contextKey: pthread_key_t = {
-  var key = pthread_key_t()
+/// The thread-specific slots: each thread's context, and (where a worker thread may drain the
+/// main queue) a mark on the threads whose context is their own, which the main thread's is
+/// not. One lazily made global: one initialisation check for both.
+private let threadKeys: (context: pthread_key_t, worker: pthread_key_t) = {
+  var context = pthread_key_t()
   #if canImport(Darwin)
-    pthread_key_create(&key) { Unmanaged<BuildContext>.fromOpaque($0).release() }
+    pthread_key_create(&context) { Unmanaged<BuildContext>.fromOpaque($0).release() }
   #else
-    pthread_key_create(&key) { raw in
+    pthread_key_create(&context) { raw in
       if let raw { Unmanaged<BuildContext>.fromOpaque(raw).release() }
     }
   #endif
-  return key
+  var worker = pthread_key_t()
+  #if !canImport(Darwin)
+    pthread_key_create(&worker, nil)
+  #endif
+  return (context, worker)
 }()
