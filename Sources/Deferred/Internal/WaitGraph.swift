@@ -104,6 +104,8 @@ enum WaitGraph {
   private static func closed(_ loop: [AnyServiceKey], waitingAt index: Int) -> [AnyServiceKey] {
     let last = loop.count - 1
     if let start = loop.firstIndex(of: loop[last]), start < last { return Array(loop[start...]) }
+    // The service waited for alone: the loop is that service.
+    guard index < last else { return [loop[last]] }
     return Array(loop[index...]) + [loop[index]]
   }
 
