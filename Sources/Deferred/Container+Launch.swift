@@ -110,10 +110,14 @@ extension Container {
   /// fails with ``DeferredError/Code/shutDown``.
   ///
   /// Call it from outside the container's factories: called from within one, it does not wait
-  /// for the builds under way.
+  /// for the builds under way. Called on the main actor, a build under way that needs the main
+  /// actor to build a main-actor service fails with ``DeferredError/Code/shutDown`` rather
+  /// than wait for it.
   public func shutDown() {
     let work = schedule { $0.shutDown() }
-    if work.awaitRunning && BuildContext.current.chain.isEmpty { runningBuilds.wait() }
+    if work.awaitRunning && BuildContext.current.chain.isEmpty {
+      MainThread.whileShuttingDown(self) { runningBuilds.wait() }
+    }
     registry.withLock { registry in
       registry.isShutDown = true
       published.exchange(nil)

@@ -5,8 +5,10 @@ extension Container {
   /// The factory always runs on the main actor. Resolved on the main actor, a service that is
   /// not built is built there and then; resolved from another thread, its build is sent to the
   /// main actor and the caller waits (a wait that would close a loop, the main actor waiting
-  /// for a build that thread holds, fails at once with the chain); `awaitService` suspends
-  /// instead. Once built, it is read lock-free from any thread, like any other service.
+  /// for a build that thread holds, fails at once with the chain; one the main actor cannot
+  /// take on because it is in ``shutDown()`` fails with ``DeferredError/Code/shutDown``);
+  /// `awaitService` suspends instead. Once built, it is read lock-free from any thread, like
+  /// any other service.
   ///
   /// A critical one is built by ``launch(_:)``, which must then run on the main actor. A
   /// deferred one is built on the main-thread lane after the first frame: one build per turn

@@ -143,6 +143,7 @@ extension Container {
     }
     let critical = LaunchReport(
       processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
+      processStartKind: start.kind,
       milestones: milestones,
       builds: []
     ).criticalPhase
@@ -179,6 +180,7 @@ extension Container {
     }
     var report = LaunchReport(
       processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
+      processStartKind: start.kind,
       milestones: milestones,
       builds: builds, transients: transients, hazards: hazards, dependencies: dependencies,
       firstFrameUses: firstFrameNodes.map(\.key.description).sorted(),

@@ -22,38 +22,70 @@ public protocol LaunchClock: Sendable {
   func threadCPUTime() -> UInt64?
 }
 
-/// The system's monotonic clock (`CLOCK_MONOTONIC`), shared by every process on the machine.
+/// The system's monotonic clock, shared by every process on the machine: nanoseconds that never
+/// go back.
+///
+/// - On Apple platforms: `clock_gettime_nsec_np(CLOCK_UPTIME_RAW)`, the clock signposts and
+///   Instruments use, in nanoseconds (`CLOCK_MONOTONIC` has only microsecond resolution there,
+///   which would round most builds to 0 or 1 µs). It stops while the device sleeps.
+/// - Elsewhere: `CLOCK_MONOTONIC`, in nanoseconds.
+///
+/// A launcher that hands its spawn time to a child (`DEFERRED_SPAWN_NS`, see ``ProcessStart``)
+/// reads it from this clock, so both processes' readings compare.
+///
+/// Creating one notes the time, once a process: what a prewarmed process measures its launch
+/// from (``ProcessStart/Kind-swift.enum/prewarmed``).
 public struct MonotonicClock: LaunchClock {
   /// Creates the clock.
-  public init() {}
+  public init() {
+    _ = ProcessStart.firstUse
+  }
 
-  /// Nanoseconds on `CLOCK_MONOTONIC`.
+  /// Nanoseconds on the system's monotonic clock.
   public func now() -> UInt64 {
     Self.monotonicNow()
   }
 
-  /// Nanoseconds on `CLOCK_MONOTONIC`, read directly: what a recorder whose clock is this one
-  /// calls, without going through the `LaunchClock` witness of an existential.
+  /// Nanoseconds on the system's monotonic clock, read directly: what a recorder whose clock is
+  /// this one calls, without going through the `LaunchClock` witness of an existential.
   @inline(__always)
   static func monotonicNow() -> UInt64 {
-    read(CLOCK_MONOTONIC)
+    #if canImport(Darwin)
+      clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+    #else
+      read(CLOCK_MONOTONIC)
+    #endif
   }
 
-  /// The process start: handed over by the launcher, or read from the operating system.
+  /// The process start: handed over by the launcher, or read from the operating system; in a
+  /// prewarmed process, the first use of this clock.
   public var processStart: ProcessStart { .monotonic }
 
   /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
+  ///
+  /// It costs a call into the kernel on every platform, two a build, which is why only
+  /// ``Recording/timingsAndCPU`` reads it. On Apple platforms the thread CPU clock is a Mach
+  /// call (the kernel's `thread_info`-style accounting of the thread, through
+  /// `clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)`), not a read of shared memory as the
+  /// monotonic clock is: expect hundreds of nanoseconds a reading, and measure on the
+  /// slowest device before recording CPU time in every launch.
   public func threadCPUTime() -> UInt64? {
-    Self.read(CLOCK_THREAD_CPUTIME_ID)
+    #if canImport(Darwin)
+      clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)
+    #else
+      Self.read(CLOCK_THREAD_CPUTIME_ID)
+    #endif
   }
 
-  @inline(__always)
-  private static func read(_ clock: clockid_t) -> UInt64 {
-    var spec = timespec()
-    clock_gettime(clock, &spec)
-    // Wrapping arithmetic: neither field is negative, and a monotonic clock does not reach
-    // 584 years (no overflow checks on every reading).
-    return UInt64(truncatingIfNeeded: spec.tv_sec) &* 1_000_000_000
-      &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
-  }
+  #if !canImport(Darwin)
+    @inline(__always)
+    private static func read(_ clock: clockid_t) -> UInt64 {
+      var spec = timespec()
+      clock_gettime(clock, &spec)
+      // Wrapping arithmetic: neither field is negative, and a monotonic clock does not reach
+      // 584 years (no overflow checks on every reading).
+      return UInt64(truncatingIfNeeded: spec.tv_sec) &* 1_000_000_000
+        &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
+    }
+  #endif
 }

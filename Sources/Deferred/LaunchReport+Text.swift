@@ -24,13 +24,17 @@ extension LaunchReport {
       case .clock: "the clock's start"
       case .unknown: "unknown: offsets count from the container"
       }
+    // A prewarmed process's start is long before the user's launch: offsets count from the
+    // first use of Deferred instead.
+    let prewarmed =
+      processStartKind == .prewarmed ? "; prewarmed, so from Deferred's first use" : ""
     let precision =
       switch processStartPrecision.nanoseconds {
       case 0: ""
       case let nanoseconds where nanoseconds < 100_000: ", ±\(nanoseconds / 1_000) µs"
       default: ", ±\(milliseconds(processStartPrecision))"
       }
-    lines.append("Milestones (process start \(source)\(precision))")
+    lines.append("Milestones (process start \(source)\(precision)\(prewarmed))")
     for milestone in milestones where milestone.kind != .processStart {
       lines.append(
         "  " + pad(milestone.kind.title, 16) + padLeft(milliseconds(milestone.offset), 12))

@@ -20,6 +20,9 @@ public struct LaunchReport: Sendable, Hashable {
   public var processStart: ProcessStart.Source
   /// The precision of the process start.
   public var processStartPrecision: Duration
+  /// What the process start marks: the process's start, or, in a process the system prewarmed,
+  /// the first use of Deferred (offsets then leave out the time before it).
+  public var processStartKind: ProcessStart.Kind
   /// The steps of the launch that have happened, in order.
   public var milestones: [Milestone]
   /// Every build of a singleton, in the order they started.
@@ -46,6 +49,8 @@ public struct LaunchReport: Sendable, Hashable {
   /// - Parameters:
   ///   - processStart: Where the process start came from.
   ///   - processStartPrecision: How precise it is.
+  ///   - processStartKind: What the process start marks; ``ProcessStart/Kind-swift.enum/launch``
+  ///     unless the process was prewarmed.
   ///   - milestones: The steps of the launch.
   ///   - builds: Every singleton build.
   ///   - transients: Transient services.
@@ -55,13 +60,15 @@ public struct LaunchReport: Sendable, Hashable {
   ///   - unusedServices: The services built that nothing used.
   ///   - advice: The changes worth making.
   public init(
-    processStart: ProcessStart.Source, processStartPrecision: Duration, milestones: [Milestone],
-    builds: [BuildRecord], transients: [TransientRecord] = [], hazards: [Hazard] = [],
+    processStart: ProcessStart.Source, processStartPrecision: Duration,
+    processStartKind: ProcessStart.Kind = .launch, milestones: [Milestone], builds: [BuildRecord],
+    transients: [TransientRecord] = [], hazards: [Hazard] = [],
     dependencies: [String: [String]] = [:], firstFrameUses: [String] = [],
     unusedServices: [String] = [], advice: [Advice] = []
   ) {
     self.processStart = processStart
     self.processStartPrecision = processStartPrecision
+    self.processStartKind = processStartKind
     self.milestones = milestones
     self.builds = builds
     self.transients = transients
@@ -94,7 +101,7 @@ extension LaunchReport: Codable {
   }
 
   private enum ProcessStartKeys: String, CodingKey {
-    case source, precisionNs
+    case source, precisionNs, kind
   }
 
   private enum DependencyKeys: String, CodingKey {
@@ -127,6 +134,7 @@ extension LaunchReport: Codable {
     self.init(
       processStart: try start.decode(ProcessStart.Source.self, forKey: .source),
       processStartPrecision: try start.decodeNanoseconds(forKey: .precisionNs),
+      processStartKind: try start.decodeIfPresent(ProcessStart.Kind.self, forKey: .kind) ?? .launch,
       milestones: try values.decodeIfPresent([Milestone].self, forKey: .milestones) ?? [],
       builds: try values.decodeIfPresent([BuildRecord].self, forKey: .builds) ?? [],
       transients: try values.decodeIfPresent([TransientRecord].self, forKey: .transients) ?? [],
@@ -148,6 +156,8 @@ extension LaunchReport: Codable {
     var start = values.nestedContainer(keyedBy: ProcessStartKeys.self, forKey: .processStart)
     try start.encode(processStart, forKey: .source)
     try start.encodeNanoseconds(processStartPrecision, forKey: .precisionNs)
+    // Written only where it says something: a launch's document is as before.
+    if processStartKind != .launch { try start.encode(processStartKind, forKey: .kind) }
     try values.encode(milestones, forKey: .milestones)
     try values.encode(builds, forKey: .builds)
     try values.encode(transients, forKey: .transients)

@@ -11,12 +11,19 @@
 /// Launch reports measure every offset from process start, so the time before `main` (loading,
 /// static initialisers) counts. The figure comes from the most precise source there is:
 ///
-/// - ``Source-swift.enum/handover``: a launcher read `CLOCK_MONOTONIC` just before it spawned
+/// - ``Source-swift.enum/handover``: a launcher read ``MonotonicClock`` just before it spawned
 ///   this process and passed it in the `DEFERRED_SPAWN_NS` environment variable (the demo's
 ///   `compare` does): microsecond-precise, and it includes the spawn and the exec.
 /// - ``Source-swift.enum/operatingSystem``: Linux's `/proc/self/stat` (clock ticks, usually
 ///   10 ms each) or Apple's `sysctl` (microseconds, wall clock).
-/// - ``Source-swift.enum/clock``: the clock's own start (``ManualClock`` in tests).
+/// - ``Source-swift.enum/clock``: the clock's own reading (``ManualClock``'s start in tests;
+///   in a prewarmed process, the first ``MonotonicClock`` made).
+///
+/// A process the system started ahead of the user's launch (iOS prewarming, which sets the
+/// `ActivePrewarm` environment variable to `1`) started seconds or minutes before the user
+/// tapped the icon: its start says nothing about the launch. Its figure is then the first use
+/// of Deferred's clock (the first container made, in `main` or the app's initialiser), and
+/// its ``kind-swift.property`` is ``Kind-swift.enum/prewarmed``, which the report carries.
 public struct ProcessStart: Sendable, Hashable {
   /// Where a process start figure came from.
   public enum Source: String, Sendable, Hashable, Codable {
@@ -24,10 +31,21 @@ public struct ProcessStart: Sendable, Hashable {
     case handover
     /// Read from the operating system.
     case operatingSystem
-    /// The clock's own start, as with a manual clock.
+    /// The clock's own reading: a manual clock's start, or a prewarmed process's first use of
+    /// the monotonic clock.
     case clock
     /// Not known: offsets count from the container's creation.
     case unknown
+  }
+
+  /// What a process start figure marks.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// The start of the process: the user's launch.
+    case launch
+    /// The system prewarmed the process before the user launched it (`ActivePrewarm`): the
+    /// figure marks the first use of Deferred instead, and the time before `main` is not in
+    /// the report.
+    case prewarmed
   }
 
   /// The process start, in nanoseconds on the clock that reported it.
@@ -36,6 +54,9 @@ public struct ProcessStart: Sendable, Hashable {
   public let source: Source
   /// How precise the figure is, in nanoseconds (10 ms for Linux's clock ticks).
   public let precision: UInt64
+  /// What the figure marks: the process's start, or the first use of Deferred in a prewarmed
+  /// process.
+  public let kind: Kind
 
   /// Creates a process start.
   ///
@@ -43,21 +64,63 @@ public struct ProcessStart: Sendable, Hashable {
   ///   - nanoseconds: The start, on the clock's scale.
   ///   - source: Where it came from.
   ///   - precision: How precise it is, in nanoseconds.
-  public init(nanoseconds: UInt64, source: Source, precision: UInt64) {
+  ///   - kind: What it marks: ``Kind-swift.enum/launch`` unless the process was prewarmed.
+  public init(nanoseconds: UInt64, source: Source, precision: UInt64, kind: Kind = .launch) {
     self.nanoseconds = nanoseconds
     self.source = source
     self.precision = precision
+    self.kind = kind
   }
 
-  /// This process's start on `CLOCK_MONOTONIC`, read once.
-  static let monotonic: ProcessStart = {
-    if let raw = getenv("DEFERRED_SPAWN_NS"), let value = UInt64(String(cString: raw)) {
+  /// When this process first used ``MonotonicClock`` (the first one made), on that clock and
+  /// on the one the operating system gives the process start on, read together.
+  ///
+  /// The operating system's start is turned into an age at this moment: the monotonic clock
+  /// stops while the device sleeps, the operating system's does not, so an age taken later,
+  /// when a report asks, would count a sleep since the launch.
+  static let firstUse = (monotonic: MonotonicClock.monotonicNow(), system: systemNow())
+
+  /// This process's start on ``MonotonicClock``, read once.
+  static let monotonic = resolve(
+    environment: { name in getenv(name).map { String(cString: $0) } },
+    firstUse: firstUse.monotonic, operatingSystem: fromOperatingSystem)
+
+  /// The process start from what the process was given: `environment` (a look-up of a
+  /// variable), the time of the first use of Deferred, and a reading from the operating system
+  /// (called only if it is needed).
+  ///
+  /// A prewarmed process (`ActivePrewarm=1`) counts from `firstUse`; otherwise a launcher's
+  /// handover (`DEFERRED_SPAWN_NS`) is the most precise figure, then the operating system's.
+  static func resolve(
+    environment: (String) -> String?, firstUse: UInt64,
+    operatingSystem: () -> ProcessStart?
+  ) -> ProcessStart {
+    if environment("ActivePrewarm") == "1" {
+      return ProcessStart(nanoseconds: firstUse, source: .clock, precision: 0, kind: .prewarmed)
+    }
+    if let raw = environment("DEFERRED_SPAWN_NS"), let value = UInt64(raw) {
       return ProcessStart(nanoseconds: value, source: .handover, precision: 1_000)
     }
-    return fromOperatingSystem()
-      ?? ProcessStart(nanoseconds: MonotonicClock().now(), source: .unknown, precision: 0)
-  }()
+    return operatingSystem()
+      ?? ProcessStart(nanoseconds: firstUse, source: .unknown, precision: 0)
+  }
 
+  /// Nanoseconds on the clock the operating system's process start is on: the wall clock on
+  /// Apple platforms, `CLOCK_BOOTTIME` on Linux.
+  private static func systemNow() -> UInt64 {
+    #if canImport(Darwin)
+      var wall = timeval()
+      gettimeofday(&wall, nil)
+      return UInt64(max(0, Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_usec))) * 1_000
+    #else
+      var boot = timespec()
+      clock_gettime(CLOCK_BOOTTIME, &boot)
+      return UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
+    #endif
+  }
+
+  /// The process start the operating system gives, on the monotonic clock: its age at the
+  /// first use, taken from the first use's monotonic reading.
   private static func fromOperatingSystem() -> ProcessStart? {
     #if canImport(Darwin)
       var info = kinfo_proc()
@@ -65,14 +128,9 @@ public struct ProcessStart: Sendable, Hashable {
       var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
       guard sysctl(&mib, 4, &info, &size, nil, 0) == 0 else { return nil }
       let started = info.kp_proc.p_un.__p_starttime
-      var wall = timeval()
-      gettimeofday(&wall, nil)
       let startMicros = Int64(started.tv_sec) * 1_000_000 + Int64(started.tv_usec)
-      let nowMicros = Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_usec)
-      let age = UInt64(max(0, nowMicros - startMicros)) * 1_000
-      let now = MonotonicClock().now()
-      return ProcessStart(
-        nanoseconds: now > age ? now - age : 0, source: .operatingSystem, precision: 1_000)
+      let startedAt = UInt64(max(0, startMicros)) * 1_000
+      let precision: UInt64 = 1_000
     #else
       // Field 22 of /proc/self/stat: start time in clock ticks since boot (CLOCK_BOOTTIME).
       let fd = open("/proc/self/stat", O_RDONLY)
@@ -87,15 +145,13 @@ public struct ProcessStart: Sendable, Hashable {
       let fields = text[text.index(after: close)...].split(separator: " ")
       guard fields.count > 19, let ticks = UInt64(fields[19]) else { return nil }
       let hertz = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
-      var boot = timespec()
-      clock_gettime(CLOCK_BOOTTIME, &boot)
-      let sinceBoot = UInt64(boot.tv_sec) * 1_000_000_000 + UInt64(boot.tv_nsec)
-      let startedSinceBoot = ticks * (1_000_000_000 / hertz)
-      let age = sinceBoot > startedSinceBoot ? sinceBoot - startedSinceBoot : 0
-      let now = MonotonicClock().now()
-      return ProcessStart(
-        nanoseconds: now > age ? now - age : 0, source: .operatingSystem,
-        precision: 1_000_000_000 / hertz)
+      let startedAt = ticks * (1_000_000_000 / hertz)
+      let precision = 1_000_000_000 / hertz
     #endif
+    let (monotonic, system) = firstUse
+    let age = system > startedAt ? system - startedAt : 0
+    return ProcessStart(
+      nanoseconds: monotonic > age ? monotonic - age : 0, source: .operatingSystem,
+      precision: precision)
   }
 }

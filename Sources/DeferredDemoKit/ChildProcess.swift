@@ -2,6 +2,7 @@ import Deferred
 
 #if canImport(Darwin)
   import Darwin
+  import MachO
 #elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -22,20 +23,23 @@ public enum ChildProcess {
 
   /// The running program's own executable, so that the demo can launch fresh copies of itself.
   public static var currentExecutable: String {
-    var buffer = [UInt8](repeating: 0, count: 4_096)
-    let count = buffer.withUnsafeMutableBufferPointer { raw in
-      raw.withMemoryRebound(to: CChar.self) {
-        readlink("/proc/self/exe", $0.baseAddress!, $0.count)
-      }
-    }
+    var buffer = [CChar](repeating: 0, count: 4_096)
+    #if canImport(Darwin)
+      // dyld's record of the path the program was started from.
+      var size = UInt32(buffer.count)
+      guard _NSGetExecutablePath(&buffer, &size) == 0 else { return CommandLine.arguments[0] }
+      let count = buffer.firstIndex(of: 0) ?? buffer.count
+    #else
+      let count = readlink("/proc/self/exe", &buffer, buffer.count)
+    #endif
     guard count > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[0..<count], as: UTF8.self)
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Runs `arguments[0]` with its arguments and waits for it to end.
   ///
   /// The child's environment is this process's, with `DEFERRED_SPAWN_NS` set to
-  /// `CLOCK_MONOTONIC`, in nanoseconds, read just before `posix_spawn`: the child's launch
+  /// ``MonotonicClock``'s reading, in nanoseconds, just before `posix_spawn`: the child's launch
   /// report then counts from its spawn, the time before its `main` included.
   ///
   /// - Parameters:
@@ -55,7 +59,13 @@ public enum ChildProcess {
       close(output[1])
       throw DemoError("pipe: \(Files.errorText())")
     }
-    var actions = posix_spawn_file_actions_t()
+    // An opaque pointer that `posix_spawn_file_actions_init` allocates on Darwin; a struct
+    // initialised in place on Linux.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t?
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, output[1], 1)

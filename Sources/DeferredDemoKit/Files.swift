@@ -1,4 +1,4 @@
-import Synchronization
+import Deferred
 
 #if canImport(Darwin)
   import Darwin
@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// Numbers the temporary files writes go through, so that two threads never share one.
-private let temporaryFiles = Atomic<Int>(0)
+private let temporaryFiles = Locked(0)
 
 /// File system calls through the C library: the demo links no Foundation.
 public enum Files {
@@ -66,7 +66,10 @@ public enum Files {
   ///   - path: The file.
   /// - Throws: ``DemoError`` if it cannot be written.
   public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(DemoError) {
-    let serial = temporaryFiles.add(1, ordering: .relaxed).newValue
+    let serial = temporaryFiles.withLock {
+      $0 += 1
+      return $0
+    }
     let temporary = "\(path).\(getpid()).\(serial).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw DemoError("cannot create \(temporary): \(errorText())") }

@@ -41,19 +41,23 @@ import Testing
     _ = try { () throws -> KeypadFrame in try container.resolve() }()
     try container.firstFrameDrawn()
     let firstJobs = scheduler.queued
-    func runJobs() {
-      repeat { clock.advance(by: .milliseconds(1)) } while scheduler.runNext()
+    // Background jobs run off the main actor, as a Dispatch worker runs them: code on the
+    // main queue builds as the main thread.
+    func runJobs() async {
+      await Task.detached {
+        repeat { clock.advance(by: .milliseconds(1)) } while scheduler.runNext()
+      }.value
     }
-    runJobs()
+    await runJobs()
     _ = try await whenBuilt(DeferredDemoKit.SyncService.self, in: container)
     #expect(scheduler.runMainNext())
-    runJobs()
+    await runJobs()
     container.appIsIdle()
-    runJobs()
+    await runJobs()
     _ = try await whenBuilt(ConfigRefresh.self, in: container)
     try await container.fullyReady()
     // The history's job: it records the launch.
-    runJobs()
+    await runJobs()
     return (container.launchReport(), firstJobs)
   }
 

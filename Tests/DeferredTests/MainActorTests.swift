@@ -21,6 +21,10 @@ import Testing
 final class Sync2: Sendable { init(_: Loop) {} }
 @MainActor final class Loop { init(_: Sync2) {} }
 
+/// A main-actor service, and a service that needs it (issue 25's loop through the main queue).
+@MainActor final class MainModel { init() {} }
+final class NeedsMain: Sendable {}
+
 /// A resolve on another thread that needs a main-actor service: started, and returned once
 /// that thread is waiting for the main actor.
 final class BackgroundResolve<Value: Sendable>: Sendable {
@@ -92,6 +96,147 @@ final class BackgroundResolve<Value: Sendable>: Sendable {
     // Nothing was cached: resolved on the main actor, the same loop is a same-thread cycle.
     let again = #expect(throws: DeferredError.self) { try container.resolve(Loop.self) }
     #expect(again?.code == .cycle)
+  }
+
+  /// Whatever thread drains the main queue (on Linux under `swift test` or `dispatchMain()`, a
+  /// worker thread), code on it is "main" for the wait-for graph: a main-queue resolve waiting
+  /// for a build that waits for the main actor is a loop, named at once.
+  @MainActor @Test func aMainQueueResolveWaitingForABuildThatWaitsForTheMainActorFailsAtOnce()
+    throws
+  {
+    let scheduler = ManualScheduler()
+    // The limit bounds the wait should the loop go unseen: a timeout, not a hang.
+    let container = Container(
+      scheduler: scheduler, clock: scheduler.clock, waitLimit: .seconds(20))
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    // Another thread builds NeedsMain and waits for the main actor to build MainModel.
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    let error = #expect(throws: DeferredError.self) { try container.resolve(NeedsMain.self) }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    // The main actor is free again: its turn builds MainModel, and the other thread gets its
+    // NeedsMain.
+    #expect(scheduler.runMainNext())
+    let built = try background.result().get()
+    #expect(try container.resolve(NeedsMain.self) === built)
+  }
+
+  /// Issue 25's loop with the real scheduler: a resolve on another thread builds NeedsMain and
+  /// sends MainModel's build to the main queue, behind a main-queue block that resolves
+  /// NeedsMain. The block's wait closes the loop and fails; then the main queue builds
+  /// MainModel, and the other thread gets NeedsMain. (Bounded: a hang fails the test after a
+  /// minute.)
+  @Test func theMainQueueAndAMainActorBuildDoNotWaitForEachOther() throws {
+    let container = Container()
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    let waiting = Signal()
+    container.onWait { if $0.service == "MainModel" { waiting.fire() } }
+    let onMain = Locked<Result<NeedsMain, DeferredError>?>(nil)
+    let mainDone = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      waiting.wait()
+      onMain.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(NeedsMain.self) }
+      }
+      mainDone.signal()
+    }
+    let background = Locked<Result<NeedsMain, DeferredError>?>(nil)
+    let backgroundDone = DispatchSemaphore(value: 0)
+    Thread.detach {
+      background.withLock {
+        $0 = Result { () throws(DeferredError) in try container.resolve(NeedsMain.self) }
+      }
+      backgroundDone.signal()
+    }
+    guard mainDone.wait(timeout: .now() + .seconds(60)) == .success,
+      backgroundDone.wait(timeout: .now() + .seconds(60)) == .success
+    else {
+      Issue.record("the main queue and the main-actor build waited for each other")
+      return
+    }
+    let error = #expect(throws: DeferredError.self) { try onMain.withLock { $0 }?.get() }
+    #expect(error?.code == .cycle)
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    let built = try #require(try background.withLock { $0 }?.get())
+    #expect(try container.resolve(NeedsMain.self) === built)
+  }
+
+  /// Code on the main queue builds with the main actor's context, whatever thread drains it:
+  /// its builds are recorded on the main thread.
+  @MainActor @Test func aBuildOnTheMainQueueIsRecordedOnTheMainThread() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Storage.self) { Storage() }
+    _ = try container.resolve(Storage.self)
+    let build = try #require(container.launchReport().builds.first { $0.service == "Storage" })
+    #expect(build.thread == "main" && build.isMainThread)
+  }
+
+  /// The main actor waits second (the other thread waits for it first, then it waits, in the
+  /// middle of a build of its own, for that thread's build): the loop named is the whole loop,
+  /// as when it waits first, and the chain is the main actor's.
+  @MainActor @Test func aMainActorLoopClosedByTheMainActorNamesTheWholeLoop() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(
+      scheduler: scheduler, clock: scheduler.clock, waitLimit: .seconds(20))
+    try container.registerMainActor(MainModel.self) { MainModel() }
+    try container.register(NeedsMain.self) { (_: MainModel) in NeedsMain() }
+    try container.register(Storage.self) { (_: NeedsMain) in Storage() }
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
+    #expect(error?.chain == ["Storage", "NeedsMain"])
+    #expect(error?.cycle == ["NeedsMain", "MainModel", "NeedsMain"])
+    #expect(error?.description.contains("NeedsMain → MainModel → NeedsMain") == true)
+    #expect(scheduler.runMainNext())
+    _ = try background.result().get()
+  }
+
+  /// `shutDown()` on the main actor waits for the builds under way; one of them waits for the
+  /// main actor to build a service: the shutdown fails that wait instead of both waiting
+  /// forever. (Run on the main queue from another thread, which bounds the wait: a hang fails
+  /// the test after a minute.)
+  @Test func shuttingDownOnTheMainActorWhileABuildWaitsForTheMainActorDoesNotHang() async throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    let runs = Runs()
+    try container.registerMainActor(MainModel.self) {
+      runs.tick("MainModel")
+      return MainModel()
+    }
+    try container.register(NeedsMain.self, priority: .afterFirstFrame()) { (_: MainModel) in
+      NeedsMain()
+    }
+    try container.launch()
+    try container.firstFrameDrawn()
+    #expect(scheduler.queued == ["build NeedsMain"])
+    // The scheduled build, on another thread, waits for the main actor to build MainModel.
+    let waiting = Signal()
+    container.onWait { if $0.service == "MainModel" { waiting.fire() } }
+    let ran = Signal()
+    Thread.detach {
+      scheduler.runNext()
+      ran.fire()
+    }
+    waiting.wait()
+    let shutDown = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+      container.shutDown()
+      shutDown.signal()
+    }
+    guard shutDown.wait(timeout: .now() + .seconds(60)) == .success else {
+      Issue.record("shutDown() on the main actor waited forever for a build waiting for it")
+      return
+    }
+    ran.wait()
+    let report = container.launchReport()
+    let build = try #require(report.builds.first { $0.service == "NeedsMain" })
+    #expect(build.outcome == .failed)
+    // The main actor's turn comes after all: the failed wait's build does not run.
+    #expect(await MainActor.run { scheduler.runMainNext() })
+    #expect(runs["MainModel"] == 0)
+    let error = #expect(throws: DeferredError.self) { try container.resolve(NeedsMain.self) }
+    #expect(error?.code == .shutDown)
   }
 
   @Test func launchOffTheMainActorWithACriticalMainActorServiceIsAClearError() throws {

@@ -14,12 +14,19 @@ struct AsyncResolver: Sendable {
 
 /// Runs synchronous work (a build of a synchronous service) on a Dispatch queue and suspends
 /// until it is done, so that async callers never block a thread of the cooperative pool.
+///
+/// The queue's quality of service is the calling task's priority (`DispatchQoS.QoSClass(_:)`):
+/// a `.background` task's build stays in the background, and a `.userInitiated` one's is not
+/// held behind utility work. `queue` picks the global queue of a class (tests record it).
 func offThePool<Result: Sendable>(
-  chain: [AnyServiceKey], _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
+  chain: [AnyServiceKey],
+  queue: (DispatchQoS.QoSClass) -> DispatchQueue = { DispatchQueue.global(qos: $0) },
+  _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
 ) async throws(DeferredError) -> Result {
+  let target = queue(DispatchQoS.QoSClass(Task.currentPriority))
   let outcome: Swift.Result<Result, DeferredError> = await withCheckedContinuation {
     continuation in
-    DispatchQueue.global(qos: .userInitiated).async {
+    target.async {
       let context = BuildContext.current
       let saved = context.chain
       context.chain = chain
@@ -28,6 +35,21 @@ func offThePool<Result: Sendable>(
     }
   }
   return try outcome.get()
+}
+
+extension DispatchQoS.QoSClass {
+  /// The class a task of `priority` runs at: Swift concurrency's priorities take the values of
+  /// the QoS classes (`.high` is user-initiated, `.medium` default, `.low` utility), and a
+  /// value between two counts as the lower.
+  init(_ priority: TaskPriority) {
+    switch priority.rawValue {
+    case 33...: self = .userInteractive
+    case 25..<33: self = .userInitiated
+    case 21..<25: self = .default
+    case 17..<21: self = .utility
+    default: self = .background
+    }
+  }
 }
 
 /// Runs synchronous work (a build of a main-actor service) on the main actor and suspends

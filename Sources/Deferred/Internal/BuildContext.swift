@@ -117,35 +117,63 @@ final class BuildContext: @unchecked Sendable {
     try body(current)
   }
 
-  /// The calling thread's context; on the main thread, the main actor's.
+  /// The calling thread's context; on the main queue, the main actor's.
   ///
-  /// Where another thread drains the main queue (under `swift test` on Linux), code on the main
-  /// actor gets its thread's context here: builds of main-actor services switch to the main
-  /// actor's context themselves (``MainThread/run(for:on:_:)``).
-  ///
-  /// Kept in a thread-specific slot, which holds one reference to it, released when the thread
-  /// ends (Docs/Design.md, "Memory safety").
+  /// "Main" is one notion: the main queue, which the main actor runs on. On Apple platforms
+  /// only the main thread drains it, and the main thread's slot holds the main actor's
+  /// context. Elsewhere a worker thread may drain it (on Linux once `dispatchMain()` has ended
+  /// the main thread, as under `swift test`): code on the main queue gets the main actor's
+  /// context there too, so that the wait-for graph, main-actor hops and records see one main.
   static var current: BuildContext {
-    if let raw = pthread_getspecific(contextKey) {
+    #if !canImport(Darwin)
+      if drainsMainQueue() { return mainActor }
+    #endif
+    if let raw = pthread_getspecific(threadKeys.context) {
       return Unmanaged<BuildContext>.fromOpaque(raw).takeUnretainedValue()
     }
     // The main thread's slot holds the main actor's context, so that a look-up needs no test
     // of the thread.
     let thread = ThreadInfo.current()
     let context = thread.isMain ? mainActor : BuildContext(thread: thread, ownThread: true)
-    pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
+    let raw = Unmanaged.passRetained(context).toOpaque()
+    pthread_setspecific(threadKeys.context, raw)
+    #if !canImport(Darwin)
+      if !thread.isMain {
+        pthread_setspecific(threadKeys.worker, raw)
+        if MainThread.isCurrent { return mainActor }
+      }
+    #endif
     return context
   }
+
+  #if !canImport(Darwin)
+    /// Whether the calling thread is a worker (not the main thread) that runs the main queue
+    /// now. Only the main thread drains the main queue on Apple platforms: nothing to ask
+    /// there. Elsewhere a worker asks the queue (a look-up of tens of nanoseconds); the main
+    /// thread, whose slot holds the main actor's context already, reads one thread-specific
+    /// value.
+    @inline(__always)
+    private static func drainsMainQueue() -> Bool {
+      pthread_getspecific(threadKeys.worker) != nil && MainThread.isCurrent
+    }
+  #endif
 }
 
-private let contextKey: pthread_key_t = {
-  var key = pthread_key_t()
+/// The thread-specific slots: each thread's context, and (where a worker thread may drain the
+/// main queue) a mark on the threads whose context is their own, which the main thread's is
+/// not. One lazily made global: one initialisation check for both.
+private let threadKeys: (context: pthread_key_t, worker: pthread_key_t) = {
+  var context = pthread_key_t()
   #if canImport(Darwin)
-    pthread_key_create(&key) { Unmanaged<BuildContext>.fromOpaque($0).release() }
+    pthread_key_create(&context) { Unmanaged<BuildContext>.fromOpaque($0).release() }
   #else
-    pthread_key_create(&key) { raw in
+    pthread_key_create(&context) { raw in
       if let raw { Unmanaged<BuildContext>.fromOpaque(raw).release() }
     }
   #endif
-  return key
+  var worker = pthread_key_t()
+  #if !canImport(Darwin)
+    pthread_key_create(&worker, nil)
+  #endif
+  return (context, worker)
 }()

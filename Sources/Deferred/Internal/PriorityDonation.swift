@@ -6,10 +6,22 @@
 ///
 /// A thread that blocks on another's build would otherwise wait at the builder's priority:
 /// the main thread waiting for a `.utility` build runs at `.utility` speed, the very inversion
-/// a launch library exists to prevent. Dispatch groups donate nothing, so on Apple platforms
-/// the waiter raises the builder's thread to its own quality of service for as long as it
-/// waits (`pthread_override_qos_class_start_np`, what Dispatch itself uses for this; it only
-/// ever raises). Elsewhere there is no such call, and waiting is all there is.
+/// a launch library exists to prevent.
+///
+/// What Apple platforms do on their own: a wait that knows whom it waits for passes the
+/// waiter's priority on. `os_unfair_lock` and a `dispatch_sync` onto a queue another thread
+/// is running raise the owner through the kernel (turnstiles); `DispatchWorkItem.wait()` on a
+/// work item under way raises the thread running it, through libpthread's private
+/// `_pthread_qos_override_start_direct`. A wait that knows no owner passes nothing on: a
+/// `DispatchGroup` or `DispatchSemaphore` wait, which is what a build's latch is.
+///
+/// So the waiter lends its priority itself, with `pthread_override_qos_class_start_np`, the
+/// public call for this (Foundation's `Operation.waitUntilFinished()` uses it): the builder's
+/// thread runs at least at the waiter's quality of service (`qos_class_self()`, the class it
+/// asked for, not one lent to it) until the waiter stops waiting. It only ever raises. It is
+/// not passed along a chain: a builder that was lent `.userInitiated` and waits in turn for a
+/// third thread lends that one its own class. Elsewhere there is no such call, and waiting is
+/// all there is.
 ///
 /// The Apple path is not compiled on Linux; it is the only code that differs.
 enum PriorityDonation {

@@ -91,9 +91,9 @@ enum WaitGraph {
       var owner = waiting.owner
       while let current = owner {
         if current === context {
-          let start = loop.firstIndex(of: loop[loop.count - 1]) ?? 0
           throw DeferredError(
-            .cycle, key: node.key, chain: context.chain + [node.key], cycle: Array(loop[start...]))
+            .cycle, key: node.key, chain: context.chain + [node.key],
+            cycle: closed(loop, waitingAt: context.chain.count))
         }
         guard let wait = waits[ObjectIdentifier(current)] else { break }
         let tail = wait.chain.firstIndex(of: target.key).map { wait.chain[($0 + 1)...] }
@@ -109,6 +109,22 @@ enum WaitGraph {
     let start = node.owner.recorder.now()
     if !onMain { tellWaitObserver(node, context) }
     return start
+  }
+
+  /// The loop a wait closes, from `loop`: the waiting context's chain, the service it is to
+  /// wait for (at `waitingAt`), then each service the contexts along the loop wait for.
+  ///
+  /// The last one is a service the waiting context is building, where the loop starts; or,
+  /// when the last wait is for the main actor, which the waiting context occupies without
+  /// building that service, the loop starts at the service the context waits for and comes
+  /// back to it (`B → M → B`: B's builder waits for the main actor to build M, while the main
+  /// actor waits for B).
+  private static func closed(_ loop: [AnyServiceKey], waitingAt index: Int) -> [AnyServiceKey] {
+    let last = loop.count - 1
+    if let start = loop.firstIndex(of: loop[last]), start < last { return Array(loop[start...]) }
+    // The service waited for alone: the loop is that service.
+    guard index < last else { return [loop[last]] }
+    return Array(loop[index...]) + [loop[index]]
   }
 
   /// Tells `node`'s container's wait observer that `context` is about to wait for `node`.
