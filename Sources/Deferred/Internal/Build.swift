@@ -66,6 +66,7 @@ extension AnyNode {
     // are built (most first resolves) allocates nothing.
     var top = Frame(node: self)
     var below: [Frame] = []
+    context.reserveForWalk()
     var root = self
     var rootHeld: Held?
     let baseDepth = context.chain.count
@@ -116,7 +117,10 @@ extension AnyNode {
             return false
           }
           if !next.isReady && next.kind != .weak {
-            if below.count == pushedFrom { below.append(top) }
+            if below.count == pushedFrom {
+              if below.capacity == 0 { below.reserveCapacity(BuildContext.initialCapacity) }
+              below.append(top)
+            }
             below.append(Frame(node: next))
           }
           return true
@@ -330,7 +334,6 @@ extension AnyNode {
   func makeTransient(for container: Container) throws(DeferredError) -> AnyObject? {
     guard makesAtOnce,
       container.launchPhase.loadRelaxed() != shutDownPhase,
-      owner.launchPhase.loadRelaxed() != shutDownPhase,
       owner === container || container.lookup(key) === self
     else { return nil }
     let context = BuildContext.current
@@ -421,7 +424,7 @@ extension AnyNode {
 
 /// One transient value being made: its place in the chain and its record, from the start to
 /// the end of its factory. It keeps only the record's start: the node and the context are
-/// passed again at the end (kept here, each would be retained and released on every resolve).
+/// passed again at the end.
 private struct TransientMaking: ~Copyable {
   let span: Span?
 

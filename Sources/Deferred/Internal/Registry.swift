@@ -53,7 +53,7 @@ struct Registry {
   /// half full.
   @inline(__always)
   mutating func makeRoom() {
-    if !table.hasRoom { table = table.grown() }
+    if !table.hasRoom { table.grow() }
   }
 
   /// Stores `node` in the live table's slot `index` (``LookupTable/probe(_:)``), and publishes
@@ -122,4 +122,11 @@ final class LookupSnapshot: Sendable {
     self.table = table
     self.version = version
   }
+
+  /// The node registered for the type with metadata address `type` and `name`.
+  @inline(__always)
+  func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    table.find(type, name, nameHash)
+  }
+
 }
