@@ -43,6 +43,7 @@ final class BuildContext: @unchecked Sendable {
   private struct State {
     var keys: [AnyServiceKey] = []
     var making: AnyNode?
+    var frames: [WalkFrame] = []
     var nested: [UInt64] = []
     var trigger = Trigger.onDemand
     var flags: Set<LaunchFlag> = []
@@ -96,6 +97,12 @@ final class BuildContext: @unchecked Sendable {
     guard let node = state.making else { return }
     state.making = nil
     state.keys.append(node.key)
+  }
+
+  /// The frames of the build walks under way on this context, below each walk's top frame.
+  var frames: [WalkFrame] {
+    @inline(__always) get { state.frames }
+    @inline(__always) _modify { yield &state.frames }
   }
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
