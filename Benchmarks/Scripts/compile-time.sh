@@ -113,7 +113,7 @@ fi
 if [[ -n $module_dir ]]; then
   bin=$module_dir
 else
-  build_flags=(-c release -Xswiftc -warnings-as-errors)
+  build_flags=(-c release -Xswiftc -warnings-as-errors -Xcc -gdwarf-4)
   echo "compile-time: building the benchmark package in release" >&2
   swift build "${build_flags[@]}" >&2
   bin=$(swift build "${build_flags[@]}" --show-bin-path)
