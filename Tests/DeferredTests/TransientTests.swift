@@ -69,7 +69,7 @@ private final class Flag: Sendable {
       return SIMD16(repeating: 7)
     }
     fail.set()
-    // Far more failures than the scratch memory holds values: each one gives its memory back.
+    // A thousand failures in a row: each one leaves the context idle.
     for _ in 0..<1_000 {
       #expect(throws: DeferredError.self) { try container.resolve(SIMD16<UInt64>.self) }
     }

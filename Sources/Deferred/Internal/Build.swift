@@ -98,7 +98,7 @@ extension AnyNode {
           top = WalkFrame(node: replacement)
           continue
         case .claimed(let attempt, let span):
-          top.claimed = (attempt, span)
+          top.claimed = WalkFrame.Claimed(attempt: attempt, span: span)
         case .walk:
           break
         }
@@ -158,9 +158,15 @@ extension AnyNode {
 struct WalkFrame {
   var node: AnyNode
   var expanded = false
-  /// The attempt this context claimed, and its record's start, once it has (and until its
-  /// build runs: a build that fails fails itself).
-  var claimed: (attempt: Int, span: Span?)?
+  /// The build this context claimed, once it has (and until it runs: a build that fails fails
+  /// itself).
+  var claimed: Claimed?
+
+  /// A claimed build: its attempt, and its record's start.
+  struct Claimed {
+    let attempt: Int
+    let span: Span?
+  }
 }
 
 extension AnyNode {
