@@ -134,14 +134,20 @@ uint64_t *cds_word_pages[CDS_WORD_PAGE_COUNT] = {cds_first_page};
 static uint32_t cds_words_next;
 static uint32_t cds_words_free;
 
+// Held for a few instructions: os_unfair_lock on Darwin; elsewhere a spin lock that yields
+// its time slice while another thread holds it (a pthread mutex would cost more than the
+// work it guards, on every registration).
 #if defined(__APPLE__)
 static os_unfair_lock cds_words_lock = OS_UNFAIR_LOCK_INIT;
 static void cds_words_acquire(void) { os_unfair_lock_lock(&cds_words_lock); }
 static void cds_words_release(void) { os_unfair_lock_unlock(&cds_words_lock); }
 #else
-static pthread_mutex_t cds_words_lock = PTHREAD_MUTEX_INITIALIZER;
-static void cds_words_acquire(void) { cds_raw_lock(&cds_words_lock); }
-static void cds_words_release(void) { cds_raw_unlock(&cds_words_lock); }
+#include <sched.h>
+static bool cds_words_locked;
+static void cds_words_acquire(void) {
+  while (__atomic_exchange_n(&cds_words_locked, true, __ATOMIC_ACQUIRE)) sched_yield();
+}
+static void cds_words_release(void) { __atomic_store_n(&cds_words_locked, false, __ATOMIC_RELEASE); }
 #endif
 
 cds_word cds_word_make(void) {

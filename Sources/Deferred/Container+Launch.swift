@@ -121,6 +121,8 @@ extension Container {
     registry.withLock { registry in
       registry.isShutDown = true
       published.exchange(nil)
+      for node in registry.ordered { node.markShutDown() }
+      for node in registry.copies.values { node.markShutDown() }
     }
     perform(work)
   }

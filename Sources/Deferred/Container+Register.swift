@@ -265,7 +265,7 @@ extension Container {
   /// inline (no allocation), more in one array of the right size.
   ///
   /// Each type is appended as itself, `(each Dependency).self`, not as an element of the pack
-  /// of metatypes passed in, whose metadata the runtime looked up for each (~130 instructions).
+  /// of metatypes passed in, whose metadata the runtime would look up for each.
   func declared<each Dependency: Sendable>(
     _: repeat (each Dependency).Type
   ) -> DependencyList {
@@ -298,7 +298,7 @@ extension Container {
   }
 
   // The key, the dependencies and the factory are consumed: moved into the node and the
-  // result, not copied (a retain and a release each).
+  // result, not copied.
   func add<Value: Sendable>(
     _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
@@ -364,7 +364,6 @@ extension Container {
     // The table holds this container's own registrations (a child's copies join it only
     // once it has published, and it may register no more then). One probe finds the key's
     // node or the slot it goes in: the room made first, so that the slot stays the key's.
-    // The key read in place in the node, not copied (a retain and a release of its name).
     registry.makeRoom()
     let (slot, existing) = registry.table.probe(node.key)
     if let existing {

@@ -16,7 +16,8 @@
 // serve factories of up to six parameters and the pack form serves the rest. Each builds the
 // dependency keys and the erased factory and registers through the same `add` as every form;
 // with no pack, a registration also makes no pack metadata at run time. Benchmarks/README.md,
-// "Compile time".
+// "Compile time". They are hidden from the documentation (`@_documentation(visibility:
+// internal)`), so that DocC and autocomplete show one family per form: the pack form's.
 
 extension Container {
   /// Registers a service made by a factory without parameters: the form of
@@ -40,7 +41,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -73,7 +74,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -109,7 +110,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1: Sendable, D2: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -145,7 +146,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -186,7 +187,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -228,7 +229,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<
     Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable
   >(
@@ -273,7 +274,7 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
-  @discardableResult
+  @_documentation(visibility: internal) @discardableResult
   public func register<
     Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable,
     D6: Sendable

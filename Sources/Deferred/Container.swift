@@ -175,7 +175,7 @@ extension Container {
   /// The node for the type with metadata address `bits` and `name`.
   @inline(__always)
   private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
-    if let node = published.load()?.table.find(bits, name, nameHash) { return node }
+    if let node = published.load()?.find(bits, name, nameHash) { return node }
     return lookupSlow(bits, name, nameHash)
   }
 
@@ -187,8 +187,7 @@ extension Container {
   /// only casts the object back to the type it looked the service up by.
   @usableFromInline
   func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
-    guard let node = lookup(type, name, nameHash) else { return nil }
-    return node.builtValue(handedOutToFactory: false)
+    lookup(type, name, nameHash)?.builtValue(handedOutToFactory: false)
   }
 
   /// A key the published table does not hold, or no table published yet.

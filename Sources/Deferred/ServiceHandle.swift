@@ -196,9 +196,8 @@ extension AnyNode {
   /// down. Anything else goes the way of an ordinary resolve, by key.
   @usableFromInline
   func readyObject(for container: Container) -> AnyObject? {
-    guard let object = value.load(),
-      container.launchPhase.loadRelaxed() != shutDownPhase,
-      owner.launchPhase.loadRelaxed() != shutDownPhase
+    guard let object = value.load(), !isShutDown,
+      container.launchPhase.loadRelaxed() != shutDownPhase
     else { return nil }
     return object
   }

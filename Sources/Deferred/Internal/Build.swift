@@ -55,24 +55,19 @@ extension AnyNode {
   func ensureReadyHolding(_ context: BuildContext) throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
-    struct Frame {
-      var node: AnyNode
-      var expanded = false
-      /// The attempt this context claimed, and its record's start, once it has (and until its
-      /// build runs: a build that fails fails itself).
-      var claimed: (attempt: Int, span: Span?)?
-    }
-    // The frame on top in a local, the ones below it in an array: a walk whose dependencies
-    // are built (most first resolves) allocates nothing.
-    var top = Frame(node: self)
-    var below: [Frame] = []
+    // The frame on top in a local, the ones below it on the context's frames, above those of
+    // the walks this one is nested in: a walk allocates nothing once its thread has walked as
+    // deep before.
+    var top = WalkFrame(node: self)
+    let base = context.frames.count
+    context.reserveForWalk()
     var root = self
     var rootHeld: Held?
     let baseDepth = context.chain.count
     do throws(DeferredError) {
       walk: while true {
         let node = top.node
-        let isRoot = below.isEmpty
+        let isRoot = context.frames.count == base
         if top.expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
           if let claimed = top.claimed {
@@ -81,16 +76,18 @@ extension AnyNode {
             if isRoot { rootHeld = held }
           }
           context.chain.removeLast()
-          guard let next = below.popLast() else { break walk }
-          top = next
+          if isRoot { break walk }
+          top = context.frames.removeLast()
           continue
         }
         top.expanded = true
         switch try node.expand(context) {
         case .done(let held):
-          if isRoot { rootHeld = held }
-          guard let next = below.popLast() else { break walk }
-          top = next
+          if isRoot {
+            rootHeld = held
+            break walk
+          }
+          top = context.frames.removeLast()
           continue
         case .replaced(let replacement):
           if isRoot {
@@ -98,7 +95,7 @@ extension AnyNode {
             if context.scheduled === root { context.scheduled = replacement }
             root = replacement
           }
-          top = Frame(node: replacement)
+          top = WalkFrame(node: replacement)
           continue
         case .claimed(let attempt, let span):
           top.claimed = (attempt, span)
@@ -108,7 +105,7 @@ extension AnyNode {
         // The dependencies not built yet go on top, the first one last, so that it is built
         // first.
         context.chain.append(node.key)
-        let pushedFrom = below.count
+        let pushedFrom = context.frames.count
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
           guard let next = node.owner.lookup(dependency) else {
@@ -116,17 +113,26 @@ extension AnyNode {
             return false
           }
           if !next.isReady && next.kind != .weak {
-            if below.count == pushedFrom { below.append(top) }
-            below.append(Frame(node: next))
+            if context.frames.count == pushedFrom {
+              if context.frames.capacity == 0 {
+                context.frames.reserveCapacity(BuildContext.initialCapacity)
+              }
+              context.frames.append(top)
+            }
+            context.frames.append(WalkFrame(node: next))
           }
           return true
         }
-        if below.count > pushedFrom {
+        if context.frames.count > pushedFrom {
           if missing != nil {
-            below.removeSubrange(pushedFrom...)
+            context.frames.removeSubrange(pushedFrom...)
           } else {
-            below[(pushedFrom + 1)...].reverse()
-            top = below.removeLast()
+            var (low, high) = (pushedFrom + 1, context.frames.count - 1)
+            while low < high {
+              context.frames.swapAt(low, high)
+              (low, high) = (low + 1, high - 1)
+            }
+            top = context.frames.removeLast()
           }
         }
         if let missing { throw node.owner.missing(missing, chain: context.chain) }
@@ -134,7 +140,9 @@ extension AnyNode {
     } catch {
       // Innermost first: each claimed build's record is dropped and its node freed for a later
       // attempt.
-      for frame in [top] + below.reversed() {
+      let below = context.frames[base...].reversed()
+      context.frames.removeSubrange(base...)
+      for frame in [top] + below {
         guard let claimed = frame.claimed else { continue }
         withRecorder { $0.discard(claimed.span, context) }
         frame.node.fail(attempt: claimed.attempt, error)
@@ -144,6 +152,15 @@ extension AnyNode {
     }
     return (root, rootHeld)
   }
+}
+
+/// A node on the build walk's stack (``AnyNode/ensureReadyHolding(_:)``).
+struct WalkFrame {
+  var node: AnyNode
+  var expanded = false
+  /// The attempt this context claimed, and its record's start, once it has (and until its
+  /// build runs: a build that fails fails itself).
+  var claimed: (attempt: Int, span: Span?)?
 }
 
 extension AnyNode {
@@ -330,7 +347,6 @@ extension AnyNode {
   func makeTransient(for container: Container) throws(DeferredError) -> AnyObject? {
     guard makesAtOnce,
       container.launchPhase.loadRelaxed() != shutDownPhase,
-      owner.launchPhase.loadRelaxed() != shutDownPhase,
       owner === container || container.lookup(key) === self
     else { return nil }
     let context = BuildContext.current
@@ -427,7 +443,7 @@ extension AnyNode {
 
 /// One transient value being made: its place in the chain and its record, from the start to
 /// the end of its factory. It keeps only the record's start: the node and the context are
-/// passed again at the end (kept here, each would be retained and released on every resolve).
+/// passed again at the end.
 private struct TransientMaking: ~Copyable {
   let span: Span?
 

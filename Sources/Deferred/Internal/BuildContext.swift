@@ -28,63 +28,116 @@ final class BuildContext: @unchecked Sendable {
   /// that reads nothing from the chain leaves it untouched (no array push and pop a making).
   var chain: [AnyServiceKey] {
     @inline(__always) get {
-      if making != nil { chainMaking() }
-      return keys
+      if state.making != nil { chainMaking() }
+      return state.keys
     }
     @inline(__always) _modify {
-      if making != nil { chainMaking() }
-      yield &keys
+      if state.making != nil { chainMaking() }
+      yield &state.keys
     }
   }
-  private var keys: [AnyServiceKey] = []
-  /// The transient made at once on this context, whose key is the chain's first once it is
-  /// read (``chain``), and until then is held here alone. Set only while the chain is empty.
-  private var making: AnyNode?
+
+  /// What the context's own thread or task changes as it builds, in one place. Only that
+  /// thread or task touches it, one access at a time, so the runtime's exclusivity check (a
+  /// call on every access, several a build) is off.
+  private struct State {
+    var keys: [AnyServiceKey] = []
+    var making: AnyNode?
+    var frames: [WalkFrame] = []
+    var nested: [UInt64] = []
+    var trigger = Trigger.onDemand
+    var flags: Set<LaunchFlag> = []
+    var scheduled: AnyNode?
+    var qos: BuildQoS?
+    var readyAt: UInt64?
+    var argument: Any?
+  }
+  @exclusivity(unchecked) private var state = State()
 
   /// Whether no build or making is under way on this context.
   @inline(__always)
-  var isIdle: Bool { making == nil && keys.isEmpty }
+  var isIdle: Bool { state.making == nil && state.keys.isEmpty }
 
   /// Marks the making at once of the transient `node` on this context, which is idle: it is on
   /// the chain for whatever reads it while the making is under way. End it with
   /// ``endMaking()``.
   @inline(__always)
   func beginMaking(_ node: AnyNode) {
-    making = node
+    state.making = node
   }
 
   /// Ends the making begun with ``beginMaking(_:)``: its key comes off the chain if something
   /// put it there.
   @inline(__always)
   func endMaking() {
-    if making != nil {
-      making = nil
+    if state.making != nil {
+      state.making = nil
     } else {
-      keys.removeLast()
+      state.keys.removeLast()
     }
   }
+
+  /// Makes room in the chain and the recorder's accumulators for a walk of a few levels, the
+  /// first time: they grow from there by doubling, and keep their room for the next walks.
+  @inline(__always)
+  func reserveForWalk() {
+    if state.keys.capacity < Self.initialCapacity {
+      state.keys.reserveCapacity(Self.initialCapacity)
+      state.nested.reserveCapacity(Self.initialCapacity)
+    }
+  }
+
+  /// How many levels a context's chain and the walk's frames first make room for.
+  static let initialCapacity = 16
 
   /// Puts the transient being made at once on the chain, its first key (out of line: only a
   /// factory that resolves something not built, or fails, pays for it).
   @inline(never)
   private func chainMaking() {
-    guard let node = making else { return }
-    making = nil
-    keys.append(node.key)
+    guard let node = state.making else { return }
+    state.making = nil
+    state.keys.append(node.key)
+  }
+
+  /// The frames of the build walks under way on this context, below each walk's top frame.
+  var frames: [WalkFrame] {
+    @inline(__always) get { state.frames }
+    @inline(__always) _modify { yield &state.frames }
   }
 
   /// For the recorder: the time nested builds took, one accumulator per build under way.
-  var nested: [UInt64] = []
+  var nested: [UInt64] {
+    @inline(__always) get { state.nested }
+    @inline(__always) _modify { yield &state.nested }
+  }
   /// How builds on this context come about, and the launch flags in force.
-  var trigger = Trigger.onDemand
-  var flags: Set<LaunchFlag> = []
+  var trigger: Trigger {
+    get { state.trigger }
+    set { state.trigger = newValue }
+  }
+  var flags: Set<LaunchFlag> {
+    get { state.flags }
+    set { state.flags = newValue }
+  }
   /// The scheduled job running on this context: its service (until its build is recorded),
   /// quality of service, and when it became ready to run.
-  var scheduled: AnyNode?
-  var qos: BuildQoS?
-  var readyAt: UInt64?
+  var scheduled: AnyNode? {
+    get { state.scheduled }
+    set { state.scheduled = newValue }
+  }
+  var qos: BuildQoS? {
+    get { state.qos }
+    set { state.qos = newValue }
+  }
+  var readyAt: UInt64? {
+    get { state.readyAt }
+    set { state.readyAt = newValue }
+  }
   /// The argument of the argument factory about to run on this context, until it takes it.
-  var argument: Any?
+  var argument: Any? {
+    get { state.argument }
+    _modify { yield &state.argument }
+  }
 
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {

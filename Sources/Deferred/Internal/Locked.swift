@@ -22,10 +22,12 @@ package struct Locked<State: Sendable>: Sendable {
 /// The lock and its state, in one object.
 ///
 /// Safety: `@unchecked Sendable` because `state` is read and written only under `lock`
-/// (``Locked/withLock(_:)``), and is `Sendable` itself.
+/// (``Locked/withLock(_:)``), and is `Sendable` itself. The lock is what keeps accesses to
+/// `state` apart (taking it twice on one thread traps in debug builds), so the runtime's
+/// exclusivity check, a call on every access, is off.
 private final class LockedStorage<State: Sendable>: @unchecked Sendable {
   let lock = Lock()
-  var state: State
+  @exclusivity(unchecked) var state: State
 
   init(_ state: consuming State) {
     self.state = state

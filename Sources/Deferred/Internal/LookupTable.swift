@@ -1,19 +1,22 @@
 /// An open-addressing table from a service key to its node.
 ///
 /// A value: the registry changes its own copy under its container's lock, and publishes a
-/// copy (``LookupSnapshot``) that lookups read without a lock. A slot holds the node, whose
-/// key is the slot's key; a slot's key never changes once set, only its node, when a
-/// registration is replaced by one of the same key. Nothing is ever removed, so a probe ends at
-/// the first empty slot.
+/// copy (``LookupSnapshot``) that lookups read without a lock. The nodes are kept in the order
+/// their keys were first set; a slot holds a node's position in that list (plus one, 0 being
+/// empty), so that growing the table rehashes small integers and never moves a node. A key is
+/// never removed, and its node changes only when a registration is replaced by one of the same
+/// key, so a probe ends at the first empty slot.
 ///
 /// It hashes the type's metadata address, mixed with the name's hash that the key made once,
 /// with a multiply-shift, and probes linearly. It is at most half full: a table that would be
-/// more is replaced by one twice its size.
+/// more grows to twice its size.
 struct LookupTable: Sendable {
-  private var slots: [AnyNode?]
-  private let shift: Int
-  /// How many slots are set.
-  private(set) var count = 0
+  private var nodes: [AnyNode] = []
+  private var slots: [Int32]
+  private var shift: Int
+
+  /// How many keys are set.
+  var count: Int { nodes.count }
 
   /// How many slots the table has: a power of two.
   var capacity: Int { slots.count }
@@ -22,7 +25,7 @@ struct LookupTable: Sendable {
   init(capacity: Int = 8) {
     precondition(capacity >= 2 && capacity & (capacity - 1) == 0, "not a power of two")
     shift = UInt.bitWidth - capacity.trailingZeroBitCount
-    slots = Array(repeating: nil, count: capacity)
+    slots = Array(repeating: 0, count: capacity)
   }
 
   /// Whether one more key fits without making the table more than half full.
@@ -33,11 +36,13 @@ struct LookupTable: Sendable {
   func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     let mask = slots.count - 1
     var index = multiplyShift(type ^ nameHash, shift: shift)
-    while let node = slots[index] {
+    while true {
+      let slot = Int(slots[index])
+      if slot == 0 { return nil }
+      let node = nodes[slot - 1]
       if UInt(bitPattern: node.key.typeID) == type && node.key.name == name { return node }
       index = (index &+ 1) & mask
     }
-    return nil
   }
 
   /// The slot of `key`: the one that holds its node, with the node, or the empty slot where it
@@ -45,11 +50,13 @@ struct LookupTable: Sendable {
   func probe(_ key: AnyServiceKey) -> (index: Int, node: AnyNode?) {
     let mask = slots.count - 1
     var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
-    while let node = slots[index] {
+    while true {
+      let slot = Int(slots[index])
+      if slot == 0 { return (index, nil) }
+      let node = nodes[slot - 1]
       if node.key.typeID == key.typeID && node.key.name == key.name { return (index, node) }
       index = (index &+ 1) & mask
     }
-    return (index, nil)
   }
 
   /// Stores `node` in the slot `index` that ``probe(_:)`` gave for its key.
@@ -57,22 +64,30 @@ struct LookupTable: Sendable {
   /// - Returns: The node the slot had, if it had one.
   @discardableResult
   mutating func store(_ node: AnyNode, at index: Int) -> AnyNode? {
-    let old = slots[index]
-    if old == nil {
-      precondition(hasRoom, "the lookup table is full")
-      count += 1
+    let slot = Int(slots[index])
+    guard slot == 0 else {
+      let old = nodes[slot - 1]
+      nodes[slot - 1] = node
+      return old
     }
-    slots[index] = node
-    return old
+    precondition(hasRoom, "the lookup table is full")
+    nodes.append(node)
+    slots[index] = Int32(nodes.count)
+    return nil
   }
 
-  /// A table twice this one's size with the same nodes.
-  func grown() -> LookupTable {
-    var table = LookupTable(capacity: capacity * 2)
-    for case let node? in slots {
-      table.store(node, at: table.probe(node.key).index)
+  /// Doubles the table's size, keeping its nodes where they are.
+  mutating func grow() {
+    let capacity = slots.count * 2
+    shift = UInt.bitWidth - capacity.trailingZeroBitCount
+    slots = Array(repeating: 0, count: capacity)
+    let mask = capacity - 1
+    for position in nodes.indices {
+      let key = nodes[position].key
+      var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
+      while slots[index] != 0 { index = (index &+ 1) & mask }
+      slots[index] = Int32(position + 1)
     }
-    return table
   }
 }
 

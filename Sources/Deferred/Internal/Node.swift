@@ -42,8 +42,9 @@ final class AnyNode: @unchecked Sendable {
   /// ``wasResolved``, ``wasNeeded``, ``holdsValue``, whether the declared dependencies are
   /// built (``dependenciesAreBuilt``) and whether the registration was replaced, a bit each.
   fileprivate let flags = AtomicWord()
-  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds.
-  private var slot = SlotState()
+  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. The lock is
+  /// what keeps accesses apart, so the runtime's exclusivity check is off.
+  @exclusivity(unchecked) private var slot = SlotState()
 
   /// Set the first time the built value is handed out to the app (a resolve from outside the
   /// container's factories, or a handle): a service built in the background and never handed
@@ -79,6 +80,18 @@ final class AnyNode: @unchecked Sendable {
   /// The bit of ``flags`` set, for good, when the registration is replaced
   /// (``retire(replacedBy:)``): a handle that holds it then resolves by key.
   private static let retiredBit: UInt64 = 32
+  /// The bit of ``flags`` set, for good, when the owner is shut down: a handle that holds it
+  /// then resolves by key (and fails), without reading the owner.
+  private static let shutDownBit: UInt64 = 64
+
+  /// Whether the owner is shut down.
+  @inline(__always)
+  var isShutDown: Bool { flags.loadAcquire() & Self.shutDownBit != 0 }
+
+  /// Notes that the owner is shut down.
+  func markShutDown() {
+    flags.setBits(Self.shutDownBit)
+  }
 
   /// Whether the value has been handed out to anyone: the app or a factory.
   var wasUsed: Bool {
@@ -165,7 +178,7 @@ final class AnyNode: @unchecked Sendable {
   @inline(__always)
   var makesAtOnce: Bool {
     kind == .transient && !isMainActor
-      && flags.loadAcquire() & (Self.dependenciesBuiltBit | Self.retiredBit)
+      && flags.loadAcquire() & (Self.dependenciesBuiltBit | Self.retiredBit | Self.shutDownBit)
         == Self.dependenciesBuiltBit
   }
 

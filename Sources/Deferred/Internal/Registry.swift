@@ -12,9 +12,9 @@ struct Registry {
   /// Bumped on every change of `table`.
   private var version = 0
   /// Every table published, the current one last: a lock-free reader may still hold one. A
-  /// table is published only once the live one has changed and its lookups have missed the
-  /// published one as many times as it has slots, so together they hold a few times the
-  /// live table's slots at most.
+  /// table is published again only once the live one holds twice the keys, or its lookups
+  /// have missed the published one as many times as it has slots, so together they hold a
+  /// few times the live table's slots at most.
   private(set) var retired: [LookupSnapshot] = []
   /// Lookups that missed the published table since it was published.
   private var missedLookups = 0
@@ -56,7 +56,7 @@ struct Registry {
   /// half full.
   @inline(__always)
   mutating func makeRoom() {
-    if !table.hasRoom { table = table.grown() }
+    if !table.hasRoom { table.grow() }
   }
 
   /// Stores `node` in the live table's slot `index` (``LookupTable/probe(_:)``), and publishes
@@ -72,11 +72,14 @@ struct Registry {
   }
 
   /// Notes a lookup that missed the published table, and publishes the live one if it has
-  /// changed since and enough lookups have missed it.
+  /// changed since and has twice the keys, or enough lookups have missed it.
   mutating func lookedUp(publishingTo container: Container) {
-    if let last = retired.last, last.version == version { return }
+    guard let last = retired.last else { return publish(to: container) }
+    if last.version == version { return }
     missedLookups += 1
-    if retired.isEmpty || missedLookups >= table.capacity { publish(to: container) }
+    if table.count >= 2 * last.table.count || missedLookups >= table.capacity {
+      publish(to: container)
+    }
   }
 
   /// Every table published, and the live one if it has changed since (until then the last
@@ -125,4 +128,11 @@ final class LookupSnapshot: Sendable {
     self.table = table
     self.version = version
   }
+
+  /// The node registered for the type with metadata address `type` and `name`.
+  @inline(__always)
+  func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    table.find(type, name, nameHash)
+  }
+
 }

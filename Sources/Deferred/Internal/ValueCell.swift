@@ -31,20 +31,25 @@ final class ValueBox<Value>: AnyValueBox, @unchecked Sendable {
 }
 
 /// `value` as the object it is kept as: itself if `Value` is a class, otherwise a box.
+///
+/// Safety (Docs/Design.md, "Memory safety"): a class instance is one reference, as an
+/// `AnyObject` is; the bit cast only changes the static type, where a dynamic cast (`as
+/// AnyObject`) would look up protocol conformances at run time in generic code.
 @inlinable @inline(__always)
 func objectOfValue<Value>(_ value: consuming Value) -> AnyObject {
-  if Value.self is AnyObject.Type { return value as AnyObject }
+  if Value.self is AnyObject.Type { return unsafeBitCast(value, to: AnyObject.self) }
   return ValueBox(value)
 }
 
 /// The value kept as `object` (``objectOfValue(_:)``), of `Value`, the type it was made as.
+///
+/// Safety (Docs/Design.md, "Memory safety"): a node is found by its key, whose type is its
+/// value's, so `object` was made by ``objectOfValue(_:)`` from a `Value`: an instance of the
+/// class `Value`, or a `ValueBox<Value>` (which `unsafeDowncast` checks in debug builds).
 @inlinable @inline(__always)
 func valueOfObject<Value>(_ object: AnyObject, as _: Value.Type) -> Value {
-  if Value.self is AnyObject.Type {
-    // The value's own type is `Value` or a subclass of it: the cast cannot fail.
-    return object as! Value
-  }
-  return (object as! ValueBox<Value>).value
+  if Value.self is AnyObject.Type { return unsafeBitCast(object, to: Value.self) }
+  return unsafeDowncast(object, to: ValueBox<Value>.self).value
 }
 
 /// A held service's value as handed to the one who resolves it: a generation's value (its
