@@ -107,8 +107,10 @@ extension AnyNode {
         context.chain.append(node.key)
         let pushedFrom = context.frames.count
         var missing: AnyServiceKey?
+        // The owner read once: each read of the unowned reference retains it.
+        let owner = node.owner
         _ = node.dependencies?.allSatisfy { dependency in
-          guard let next = node.owner.lookup(dependency) else {
+          guard let next = owner.lookup(dependency) else {
             missing = dependency
             return false
           }
@@ -135,7 +137,7 @@ extension AnyNode {
             top = context.frames.removeLast()
           }
         }
-        if let missing { throw node.owner.missing(missing, chain: context.chain) }
+        if let missing { throw owner.missing(missing, chain: context.chain) }
       }
     } catch {
       // Innermost first: each claimed build's record is dropped and its node freed for a later
