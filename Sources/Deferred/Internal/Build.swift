@@ -15,17 +15,18 @@ extension AnyNode {
     case replaced(AnyNode)
   }
 
-  /// Claims this singleton for `context`, whose chain does not include it yet. Inlined into
-  /// the walk's first visit of a node (and the async resolve): a call and a copy of the step
-  /// between two enums, on every build.
+  /// Claims this singleton for `context`, whose chain does not include it yet; a claimed
+  /// build's record begins on `recorder`, the owner's. Inlined into the walk's first visit of
+  /// a node (and the async resolve): a call and a copy of the step between two enums, on every
+  /// build.
   @inline(__always)
-  func step(_ context: BuildContext) throws(DeferredError) -> Step {
+  func step(_ context: BuildContext, recorder: Recorder) throws(DeferredError) -> Step {
     switch claim(context) {
     case .ready(let held): return .ready(held)
     case .claimed(let attempt, let generation):
       return .build(
         attempt: attempt,
-        span: withRecorder { $0.begin(context, building: key, generation: generation) }
+        span: recorder.begin(context, building: key, generation: generation)
       )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
@@ -81,7 +82,9 @@ extension AnyNode {
           continue
         }
         top.expanded = true
-        switch try node.expand(context) {
+        // The owner read once a visit: each read of the unowned reference retains it.
+        let owner = node.owner
+        switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
             rootHeld = held
@@ -107,8 +110,6 @@ extension AnyNode {
         context.chain.append(node.key)
         let pushedFrom = context.frames.count
         var missing: AnyServiceKey?
-        // The owner read once: each read of the unowned reference retains it.
-        let owner = node.owner
         _ = node.dependencies?.allSatisfy { dependency in
           guard let next = owner.lookup(dependency) else {
             missing = dependency
@@ -182,8 +183,8 @@ extension AnyNode {
     case walk
   }
 
-  /// The first visit of the walk to this node, on `context`.
-  func expand(_ context: BuildContext) throws(DeferredError) -> Expansion {
+  /// The first visit of the walk to this node, on `context`; `owner` is the node's.
+  func expand(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
     if isAsync && !isBuilt {
       throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
     }
@@ -197,7 +198,7 @@ extension AnyNode {
     }
     switch kind {
     case .singleton, .weak, .named:
-      switch try step(context) {
+      switch try step(context, recorder: owner.recorder) {
       case .ready(let held):
         return .done(held)
       case .build(let attempt, let span):
@@ -223,7 +224,7 @@ extension AnyNode {
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
     let made = run(context)
-    return try conclude(made, context, attempt: attempt, span: span)
+    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
@@ -232,21 +233,20 @@ extension AnyNode {
     -> Held?
   {
     let made = await runAsync(context)
-    return try conclude(made, context, attempt: attempt, span: span)
+    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }
 
-  /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
-  /// and throws.
+  /// Ends a build whose factory ran: records it on `recorder` (the owner's), then publishes
+  /// the value, or fails the build and throws.
   @inline(__always)
   private func conclude(
-    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, attempt: Int, span: Span?
+    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, recorder: Recorder,
+    attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
     let failure: DeferredError?
     if case .failure(let error) = made { failure = error } else { failure = nil }
-    withRecorder {
-      $0.end(
-        span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
-    }
+    recorder.end(
+      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     switch made {
     case .success(let object):
       return finish(object, attempt: attempt)
@@ -432,7 +432,7 @@ extension AnyNode {
       }
       return (self, nil)
     }
-    switch try step(context) {
+    switch try step(context, recorder: owner.recorder) {
     case .ready(let held):
       return (self, held)
     case .wait(let latch):
