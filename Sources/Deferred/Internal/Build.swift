@@ -223,7 +223,9 @@ extension AnyNode {
   /// publishes or holds the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    let made = run(context)
+    // The owner read once: each read of the unowned reference retains it.
+    let owner = owner
+    let made = run(context, owner: owner)
     return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }
 
@@ -256,11 +258,11 @@ extension AnyNode {
     }
   }
 
-  /// Runs a synchronous factory on `context`, whose chain ends with this service: the value
-  /// made (its object), or what went wrong.
-  private func run(_ context: BuildContext) -> Result<AnyObject, DeferredError> {
+  /// Runs a synchronous factory on `context`, whose chain ends with this service, with a
+  /// resolver of `owner`, the node's: the value made (its object), or what went wrong.
+  private func run(_ context: BuildContext, owner: Container) -> Result<AnyObject, DeferredError> {
     do {
-      guard let object = try factory.callSync(self, context) else {
+      guard let object = try factory.callSync(self, context, owner: owner) else {
         return .failure(DeferredError(.asyncService, key: key, chain: context.chain))
       }
       return .success(object)
@@ -271,7 +273,7 @@ extension AnyNode {
 
   /// Runs the factory, sync or `async`, on `context`, whose chain ends with this service.
   private func runAsync(_ context: BuildContext) async -> Result<AnyObject, DeferredError> {
-    guard case .async(let factory) = factory else { return run(context) }
+    guard case .async(let factory) = factory else { return run(context, owner: owner) }
     do {
       return .success(try await factory(AsyncResolver(container: owner, context: context)))
     } catch {
@@ -329,15 +331,17 @@ extension AnyNode {
   /// report says how many were).
   func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    let made = withRecorder { recorder -> Result<AnyObject, DeferredError> in
-      guard recorder.isEnabled else { return run(context) }
+    // The owner read once: each read of the unowned reference retains it.
+    let owner = owner
+    let made = { (recorder: Recorder) -> Result<AnyObject, DeferredError> in
+      guard recorder.isEnabled else { return run(context, owner: owner) }
       // Counted, and past the first makings timed one in `TransientStats.timingStride`.
-      if let tally = transientTally, tally.countUntimed() { return run(context) }
+      if let tally = transientTally, tally.countUntimed() { return run(context, owner: owner) }
       let start = recorder.now()
-      let made = run(context)
+      let made = run(context, owner: owner)
       recorder.madeTransient(self, taking: recorder.now() &- start)
       return made
-    }
+    }(owner.recorder)
     context.endMaking()
     return try made.get()
   }
@@ -366,7 +370,7 @@ extension AnyNode {
   /// as a transient. (An argument factory calls it with its argument set on the context.)
   func makeValue(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     let making = TransientMaking(self, context)
-    let made = run(context)
+    let made = run(context, owner: owner)
     making.end(self, context)
     return try made.get()
   }
