@@ -91,16 +91,33 @@ void cds_lock_lock(cds_lock *lock) { cds_raw_lock(&lock->lock); }
 void cds_lock_unlock(cds_lock *lock) { cds_raw_unlock(&lock->lock); }
 
 // The pool: each lock on a cache line of its own, so that threads taking different locks do
-// not slow each other down. Set up once, by whichever thread first needs it.
+// not slow each other down. Initialised statically where the platform has an initialiser for
+// the kind of lock `cds_raw_init` makes (no call on the path of each lock); otherwise set up
+// once, by whichever thread first needs it.
 typedef struct {
   cds_raw_lock_t lock;
 } __attribute__((aligned(64))) cds_pool_entry;
 
-static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
-
 #if defined(__APPLE__)
+static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
 static void cds_pool_ready(void) {}  // OS_UNFAIR_LOCK_INIT is all zeros.
 #else
+#if defined(DEBUG) && DEBUG
+#if defined(PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP)
+#define CDS_POOL_INITIALIZER PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP
+#endif
+#elif defined(PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP)
+#define CDS_POOL_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#else
+#define CDS_POOL_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#endif
+
+#if defined(CDS_POOL_INITIALIZER)
+static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT] = {
+  [0 ... CDS_POOL_LOCK_COUNT - 1] = {CDS_POOL_INITIALIZER}};
+static void cds_pool_ready(void) {}
+#else
+static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
 static pthread_once_t cds_pool_once = PTHREAD_ONCE_INIT;
 
 static void cds_pool_init(void) {
@@ -112,6 +129,7 @@ static void cds_pool_init(void) {
 static void cds_pool_ready(void) {
   cds_check(pthread_once(&cds_pool_once, cds_pool_init), "pthread_once");
 }
+#endif
 #endif
 
 void cds_pool_lock(uint32_t index) {

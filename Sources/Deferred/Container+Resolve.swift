@@ -22,7 +22,7 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if let object = readyValue(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+    if let object = try readyObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
@@ -35,7 +35,7 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable @inline(__always)
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if let object = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = try readyObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(key)

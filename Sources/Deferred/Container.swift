@@ -190,6 +190,27 @@ extension Container {
     lookup(type, name, nameHash)?.builtValue(handedOutToFactory: false)
   }
 
+  /// The resolve hot path's out-of-line part, with one lookup for what it can answer at once:
+  /// the value of the built singleton registered for `type` and `name`, or a value of the
+  /// transient one if it is made at once (``AnyNode/makesAtOnce``, on an idle context), as its
+  /// object (``objectOfValue(_:)``); `nil` for anything else, which the generic slow path
+  /// resolves.
+  ///
+  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
+  /// only casts the object back to the type it looked the service up by.
+  @usableFromInline
+  func readyObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    throws(DeferredError) -> AnyObject?
+  {
+    guard let node = lookup(type, name, nameHash) else { return nil }
+    if let object = node.builtValue(handedOutToFactory: false) { return object }
+    guard node.makesAtOnce else { return nil }
+    let context = BuildContext.current
+    guard context.isIdle else { return nil }
+    node.wasResolved.set()
+    return try node.makeAtOnce(context)
+  }
+
   /// A key the published table does not hold, or no table published yet.
   ///
   /// A container without a parent looks it up in its live table, under its lock, and

@@ -28,6 +28,10 @@ struct AtomicWord: ~Copyable, Sendable {
   /// Adds `value`, wrapping, with relaxed ordering.
   @inline(__always) func addRelaxed(_ value: UInt64) { _ = cds_word_add_relaxed(word, value) }
 
+  /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
+  @inline(__always)
+  func fetchAddRelaxed(_ value: UInt64) -> UInt64 { cds_word_add_relaxed(word, value) }
+
   /// Sets `bits`, with acquire-release ordering; returns the old value.
   @discardableResult @inline(__always)
   func setBits(_ bits: UInt64) -> UInt64 { cds_word_or(word, bits) }

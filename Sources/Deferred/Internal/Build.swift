@@ -15,17 +15,18 @@ extension AnyNode {
     case replaced(AnyNode)
   }
 
-  /// Claims this singleton for `context`, whose chain does not include it yet. Inlined into
-  /// the walk's first visit of a node (and the async resolve): a call and a copy of the step
-  /// between two enums, on every build.
+  /// Claims this singleton for `context`, whose chain does not include it yet; a claimed
+  /// build's record begins on `recorder`, the owner's. Inlined into the walk's first visit of
+  /// a node (and the async resolve): a call and a copy of the step between two enums, on every
+  /// build.
   @inline(__always)
-  func step(_ context: BuildContext) throws(DeferredError) -> Step {
+  func step(_ context: BuildContext, recorder: Recorder) throws(DeferredError) -> Step {
     switch claim(context) {
     case .ready(let held): return .ready(held)
     case .claimed(let attempt, let generation):
       return .build(
         attempt: attempt,
-        span: withRecorder { $0.begin(context, building: key, generation: generation) }
+        span: recorder.begin(context, building: key, generation: generation)
       )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
@@ -81,7 +82,9 @@ extension AnyNode {
           continue
         }
         top.expanded = true
-        switch try node.expand(context) {
+        // The owner read once a visit: each read of the unowned reference retains it.
+        let owner = node.owner
+        switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
             rootHeld = held
@@ -108,7 +111,7 @@ extension AnyNode {
         let pushedFrom = context.frames.count
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
-          guard let next = node.owner.lookup(dependency) else {
+          guard let next = owner.lookup(dependency) else {
             missing = dependency
             return false
           }
@@ -135,7 +138,7 @@ extension AnyNode {
             top = context.frames.removeLast()
           }
         }
-        if let missing { throw node.owner.missing(missing, chain: context.chain) }
+        if let missing { throw owner.missing(missing, chain: context.chain) }
       }
     } catch {
       // Innermost first: each claimed build's record is dropped and its node freed for a later
@@ -180,8 +183,8 @@ extension AnyNode {
     case walk
   }
 
-  /// The first visit of the walk to this node, on `context`.
-  func expand(_ context: BuildContext) throws(DeferredError) -> Expansion {
+  /// The first visit of the walk to this node, on `context`; `owner` is the node's.
+  func expand(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
     if isAsync && !isBuilt {
       throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
     }
@@ -195,7 +198,7 @@ extension AnyNode {
     }
     switch kind {
     case .singleton, .weak, .named:
-      switch try step(context) {
+      switch try step(context, recorder: owner.recorder) {
       case .ready(let held):
         return .done(held)
       case .build(let attempt, let span):
@@ -220,8 +223,10 @@ extension AnyNode {
   /// publishes or holds the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    let made = run(context)
-    return try conclude(made, context, attempt: attempt, span: span)
+    // The owner read once: each read of the unowned reference retains it.
+    let owner = owner
+    let made = run(context, owner: owner)
+    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
@@ -230,21 +235,20 @@ extension AnyNode {
     -> Held?
   {
     let made = await runAsync(context)
-    return try conclude(made, context, attempt: attempt, span: span)
+    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }
 
-  /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
-  /// and throws.
+  /// Ends a build whose factory ran: records it on `recorder` (the owner's), then publishes
+  /// the value, or fails the build and throws.
   @inline(__always)
   private func conclude(
-    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, attempt: Int, span: Span?
+    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, recorder: Recorder,
+    attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
     let failure: DeferredError?
     if case .failure(let error) = made { failure = error } else { failure = nil }
-    withRecorder {
-      $0.end(
-        span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
-    }
+    recorder.end(
+      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
     switch made {
     case .success(let object):
       return finish(object, attempt: attempt)
@@ -254,11 +258,11 @@ extension AnyNode {
     }
   }
 
-  /// Runs a synchronous factory on `context`, whose chain ends with this service: the value
-  /// made (its object), or what went wrong.
-  private func run(_ context: BuildContext) -> Result<AnyObject, DeferredError> {
+  /// Runs a synchronous factory on `context`, whose chain ends with this service, with a
+  /// resolver of `owner`, the node's: the value made (its object), or what went wrong.
+  private func run(_ context: BuildContext, owner: Container) -> Result<AnyObject, DeferredError> {
     do {
-      guard let object = try factory.callSync(self, context) else {
+      guard let object = try factory.callSync(self, context, owner: owner) else {
         return .failure(DeferredError(.asyncService, key: key, chain: context.chain))
       }
       return .success(object)
@@ -269,7 +273,7 @@ extension AnyNode {
 
   /// Runs the factory, sync or `async`, on `context`, whose chain ends with this service.
   private func runAsync(_ context: BuildContext) async -> Result<AnyObject, DeferredError> {
-    guard case .async(let factory) = factory else { return run(context) }
+    guard case .async(let factory) = factory else { return run(context, owner: owner) }
     do {
       return .success(try await factory(AsyncResolver(container: owner, context: context)))
     } catch {
@@ -327,15 +331,17 @@ extension AnyNode {
   /// report says how many were).
   func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    let made = withRecorder { recorder -> Result<AnyObject, DeferredError> in
-      guard recorder.isEnabled else { return run(context) }
+    // The owner read once: each read of the unowned reference retains it.
+    let owner = owner
+    let made = { (recorder: Recorder) -> Result<AnyObject, DeferredError> in
+      guard recorder.isEnabled else { return run(context, owner: owner) }
       // Counted, and past the first makings timed one in `TransientStats.timingStride`.
-      if let tally = transientTally, tally.countUntimed() { return run(context) }
+      if let tally = transientTally, tally.countUntimed() { return run(context, owner: owner) }
       let start = recorder.now()
-      let made = run(context)
+      let made = run(context, owner: owner)
       recorder.madeTransient(self, taking: recorder.now() &- start)
       return made
-    }
+    }(owner.recorder)
     context.endMaking()
     return try made.get()
   }
@@ -364,7 +370,7 @@ extension AnyNode {
   /// as a transient. (An argument factory calls it with its argument set on the context.)
   func makeValue(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     let making = TransientMaking(self, context)
-    let made = run(context)
+    let made = run(context, owner: owner)
     making.end(self, context)
     return try made.get()
   }
@@ -430,7 +436,7 @@ extension AnyNode {
       }
       return (self, nil)
     }
-    switch try step(context) {
+    switch try step(context, recorder: owner.recorder) {
     case .ready(let held):
       return (self, held)
     case .wait(let latch):

@@ -110,6 +110,21 @@ final class BuildContext: @unchecked Sendable {
     @inline(__always) get { state.nested }
     @inline(__always) _modify { yield &state.nested }
   }
+  /// The service before the last on the chain: the one whose build needed the build that
+  /// ends the chain. Read in place, without a copy of the chain.
+  @inline(__always)
+  var requester: AnyServiceKey? {
+    if state.making != nil { chainMaking() }
+    let count = state.keys.count
+    return count > 1 ? state.keys[count - 2] : nil
+  }
+
+  /// Whether `node` is the scheduled job's service, compared in place.
+  @inline(__always)
+  func isScheduled(_ node: AnyNode) -> Bool {
+    state.scheduled === node
+  }
+
   /// How builds on this context come about, and the launch flags in force.
   var trigger: Trigger {
     get { state.trigger }

@@ -356,13 +356,15 @@ enum Factory: Sendable {
   case async(@Sendable (AsyncResolver) async throws -> AnyObject)
 
   /// Calls a synchronous factory (a main-actor one on the main actor, which the walk hopped to
-  /// before it claimed the service) with a resolver of `node`'s build on `context`; `nil` for
-  /// an `async` factory, which it does not call.
-  @inline(__always)
-  func callSync(_ node: AnyNode, _ context: BuildContext) throws -> AnyObject? {
+  /// before it claimed the service) with a resolver of `node`'s build on `context`, in
+  /// `owner`, the node's; `nil` for an `async` factory, which it does not call. Not inlined:
+  /// the optimiser of Swift 6 stops with an error when it inlines the noncopyable resolver
+  /// made from the borrowed owner.
+  @inline(never)
+  func callSync(_ node: AnyNode, _ context: BuildContext, owner: Container) throws -> AnyObject? {
     switch self {
     case .sync(let factory):
-      return try factory(Resolver(container: node.owner, context: context, dependent: node))
+      return try factory(Resolver(container: owner, context: context, dependent: node))
     case .mainActor(let factory):
       precondition(MainThread.isCurrent, "\(node.key) was built off the main actor")
       return try MainActor.assumeIsolated {

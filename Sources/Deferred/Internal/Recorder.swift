@@ -128,8 +128,6 @@ struct TransientStats: Sendable {
   var total: UInt64 = 0
   var max: UInt64 = 0
   var samples: [UInt64] = []
-  /// The makings at once asked about past the first ``sampleLimit``: which of them is timed.
-  private var ticket = 0
 
   /// Adds one timed making that took `duration`.
   mutating func add(_ duration: UInt64) {
@@ -140,38 +138,57 @@ struct TransientStats: Sendable {
     if samples.count < Self.sampleLimit { samples.append(duration) }
   }
 
-  /// Counts a making at once that is not to be timed, and returns `true`; or returns `false`,
-  /// counting nothing, for one to be timed (then counted by ``add(_:)``): each of the first
-  /// ``sampleLimit``, then one in ``timingStride``.
-  mutating func countUntimed() -> Bool {
-    guard timed >= Self.sampleLimit else { return false }
-    ticket += 1
-    if ticket % Self.timingStride == 0 { return false }
-    count += 1
-    return true
-  }
+  /// Whether the first ``sampleLimit`` makings are all timed: past them, makings at once are
+  /// timed one in ``timingStride`` (``TransientTally/countUntimed()``).
+  var isSampled: Bool { timed >= Self.sampleLimit }
 }
 
 /// A transient node's ``TransientStats``, behind a lock of their own: threads making
-/// different services do not wait for each other, and a report reads count, totals and
-/// samples that agree. Made with the node when recording is on (``Recorder/tally(for:)``),
-/// so that a making finds it without a look-up.
-struct TransientTally: Sendable {
+/// different services do not wait for each other, and a report reads totals and samples that
+/// agree. Made with the node when recording is on (``Recorder/tally(for:)``), so that a
+/// making finds it without a look-up.
+///
+/// Past the first ``TransientStats/sampleLimit`` timed makings, a making at once takes a
+/// ticket from an atomic counter instead of the lock: one in
+/// ``TransientStats/timingStride`` is timed (and counted under the lock), the others are
+/// counted by their tickets alone. The lock then stays off the path of a transient made in a
+/// loop.
+final class TransientTally: Sendable {
   private let stats = Locked(TransientStats())
+  /// The tickets taken past the sample, in the low bits, and ``sampledBit``, set once the
+  /// first ``TransientStats/sampleLimit`` makings are timed.
+  private let tickets = AtomicWord()
+  private static let sampledBit: UInt64 = 1 << 63
 
   /// Adds one timed making that took `duration`.
   func add(_ duration: UInt64) {
-    stats.withLock { $0.add(duration) }
+    let sampled = stats.withLock { stats in
+      stats.add(duration)
+      return stats.isSampled
+    }
+    // Set once the sample is complete: later makings at once take tickets.
+    if sampled && tickets.loadRelaxed() & Self.sampledBit == 0 {
+      tickets.setBits(Self.sampledBit)
+    }
   }
 
   /// Counts a making at once that is not to be timed and returns `true`, or returns `false`
-  /// for one to be timed (``TransientStats/countUntimed()``).
+  /// for one to be timed (then counted by ``add(_:)``): each of the first
+  /// ``TransientStats/sampleLimit``, then one in ``TransientStats/timingStride``.
+  @inline(__always)
   func countUntimed() -> Bool {
-    stats.withLock { $0.countUntimed() }
+    guard tickets.loadAcquire() & Self.sampledBit != 0 else { return false }
+    let ticket = (tickets.fetchAddRelaxed(1) & ~Self.sampledBit) + 1
+    return ticket % UInt64(TransientStats.timingStride) != 0
   }
 
-  /// The makings so far.
-  var current: TransientStats { stats.withLock { $0 } }
+  /// The makings so far: those under the lock, and the untimed ones of the tickets.
+  var current: TransientStats {
+    var stats = stats.withLock { $0 }
+    let taken = Int(truncatingIfNeeded: tickets.loadRelaxed() & ~Self.sampledBit)
+    stats.count += taken - taken / TransientStats.timingStride
+    return stats
+  }
 }
 
 /// A transient service and its tally. (A struct, not a tuple: the runtime makes a tuple's
@@ -293,8 +310,8 @@ final class Recorder: Sendable {
     let inclusive = end &- span.start
     if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= inclusive }
     // The chain ends with this service; the one before it is what needed it.
-    let requestedBy = context.chain.count > 1 ? context.chain[context.chain.count - 2] : nil
-    let isScheduledRoot = context.scheduled === node
+    let requestedBy = context.requester
+    let isScheduledRoot = context.isScheduled(node)
     // Recorded: the scheduled job has nothing left to record for its root if it fails.
     if isScheduledRoot { context.scheduled = nil }
     let priority = Self.priority(of: node, in: context)
