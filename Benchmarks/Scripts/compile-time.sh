@@ -133,6 +133,11 @@ for module in Deferred Swinject; do
   fi
   modules+=(-I "$found")
 done
+# Deferred imports its C target, whose module map SwiftPM writes beside the target's objects.
+c_module_map="$bin/CDeferredSync.build/module.modulemap"
+if [[ -e $c_module_map ]]; then
+  modules+=(-Xcc "-fmodule-map-file=$c_module_map")
+fi
 if [[ -n $keep ]]; then
   mkdir -p "$keep"
   work=$(cd "$keep" && pwd)
