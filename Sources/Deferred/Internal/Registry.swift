@@ -108,8 +108,15 @@ struct Registry {
   }
 
   /// A live child that has published its table, if there is one.
+  ///
+  /// Each weak reference is loaded once: a child may be freed on another thread at any moment,
+  /// and a lazy `compactMap(...).first` loads the reference it found a second time, then unwraps
+  /// it (a trap if the child went in between).
   var livePublishedChild: Container? {
-    publishedChildren.lazy.compactMap(\.container).first
+    for child in publishedChildren {
+      if let container = child.container { return container }
+    }
+    return nil
   }
 }
 
