@@ -35,14 +35,14 @@ extension Container {
       ValidationIssue(severity, error, module: modules[about]?.module, service: about)
     }
     for node in roots {
-      for dependency in node.knownDependencies where node.owner.node(for: dependency) == nil {
+      for dependency in node.knownDependencies where node.owner.lookup(dependency) == nil {
         problems.append(
           issue(.error, node.owner.missing(dependency, chain: [node.key]), about: node.key))
       }
     }
     for node in roots {
       guard let conformance = modules[node.key]?.conformance, let source = node.dependencies?.first,
-        let sourceNode = node.owner.node(for: source), conformance(sourceNode) == false
+        let sourceNode = node.owner.lookup(source), conformance(sourceNode) == false
       else { continue }
       problems.append(
         issue(
@@ -56,7 +56,7 @@ extension Container {
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
       for dependency in node.knownDependencies {
-        guard let needed = node.owner.node(for: dependency), !needed.priority.isCritical else {
+        guard let needed = node.owner.lookup(dependency), !needed.priority.isCritical else {
           continue
         }
         problems.append(
@@ -89,7 +89,7 @@ extension Container {
       }
       guard node.kind == .singleton || node.kind == .named else { continue }
       for dependency in node.knownDependencies {
-        guard let needed = node.owner.node(for: dependency), needed.kind == .weak else {
+        guard let needed = node.owner.lookup(dependency), needed.kind == .weak else {
           continue
         }
         warnings.append(
@@ -115,7 +115,7 @@ extension Container {
       var path: [(node: AnyNode, next: Int, edges: [AnyNode])] = []
       func enter(_ node: AnyNode) {
         marks[ObjectIdentifier(node)] = .onPath
-        let edges = node.knownDependencies.compactMap { node.owner.node(for: $0) }
+        let edges = node.knownDependencies.compactMap { node.owner.lookup($0) }
         path.append((node, 0, edges))
       }
       enter(root)

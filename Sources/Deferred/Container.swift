@@ -261,10 +261,6 @@ extension Container {
     return sum
   }
 
-  func node(for key: AnyServiceKey) -> AnyNode? {
-    lookup(key)
-  }
-
   /// Every node this container resolves, and their order; publishes the table if it is not, and
   /// in a child, works out the copies again first if an ancestor registered since.
   @discardableResult

@@ -302,7 +302,7 @@ final class Token: Sendable {}
       return Config()
     }
     if registerFirst { try container.firstFrameDrawn() }
-    let node = try #require(container.node(for: key.erased))
+    let node = try #require(container.lookup(key.erased))
     container.scheduleIfLaunched(node)
     #expect(scheduler.queued == ["build Config[\"late\"]"])
     scheduler.runAll()

@@ -33,7 +33,7 @@ import Testing
           Box(0)
         }
       }
-      return try #require(container.node(for: key.erased))
+      return try #require(container.lookup(key.erased))
     }
   }
 
@@ -454,7 +454,7 @@ import Testing
     try graph.node("a", needs: ["b"])
     let b = try graph.node("b", needs: ["c"])
     let c = try graph.node("c", needs: ["a"])
-    let a = try #require(graph.container.node(for: ServiceKey<Box>(name: "a").erased))
+    let a = try #require(graph.container.lookup(ServiceKey<Box>(name: "a").erased))
     let after = try graph.node("after", needs: ["a"])
     var schedule = Self.schedule(in: .launched)
     let work = try schedule.firstFrameDrawn(nodes: [a, b, c, after], now: 1).get()

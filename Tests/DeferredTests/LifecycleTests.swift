@@ -28,7 +28,7 @@ import Testing
       runs.tick("old")
       return Storage(label: "old")
     }
-    let old = try #require(container.node(for: ServiceKey<Storage>().erased))
+    let old = try #require(container.lookup(ServiceKey<Storage>().erased))
     try container.register(Storage.self, replacing: true) {
       runs.tick("new")
       return Storage(label: "new")

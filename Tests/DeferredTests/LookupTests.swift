@@ -18,7 +18,7 @@ import Testing
     for index in 0..<rounds {
       try container?.register(box(index)) { Box(index) }
       #expect(try container?.resolve(box(index)).id == index)
-      if index % 100 == 0 { nodes.append(Weak(container?.node(for: box(index).erased))) }
+      if index % 100 == 0 { nodes.append(Weak(container?.lookup(box(index).erased))) }
     }
     let retained = try #require(container?.retainedTables)
     // The live table, at most half full, and the tables published, each published when the
@@ -38,8 +38,8 @@ import Testing
   @Test func replacedNodesLiveUntilTheContainerGoes() throws {
     var container: Container? = Container()
     try container?.register(Storage.self) { Storage(label: "first") }
-    _ = container?.node(for: ServiceKey<Storage>().erased)  // publishes the table
-    let first = Weak(container?.node(for: ServiceKey<Storage>().erased))
+    _ = container?.lookup(ServiceKey<Storage>().erased)  // publishes the table
+    let first = Weak(container?.lookup(ServiceKey<Storage>().erased))
     try container?.register(Storage.self, replacing: true) { Storage(label: "second") }
     #expect(try container?.resolve(Storage.self).label == "second")
     #expect(first.object != nil)
@@ -156,7 +156,7 @@ import Testing
       #expect(try !container.resolve(Network.self).online)
       #expect(try container.resolve(Int.self, name: "named") == 11)
     }
-    #expect(try #require(container.node(for: AnyServiceKey(Int.self, name: nil))).wasResolved.isSet)
+    #expect(try #require(container.lookup(AnyServiceKey(Int.self, name: nil))).wasResolved.isSet)
   }
 
   @Test func onlyAValueHandedToTheAppIsMarkedResolved() throws {
@@ -165,8 +165,8 @@ import Testing
     try container.register(Storage.self, name: "cache") { Storage(label: "cache") }
     try container.register(Network.self) { Network() }
     try container.register(SyncService.self, SyncService.init(storage:network:))
-    let storage = try #require(container.node(for: ServiceKey<Storage>().erased))
-    let network = try #require(container.node(for: ServiceKey<Network>().erased))
+    let storage = try #require(container.lookup(ServiceKey<Storage>().erased))
+    let network = try #require(container.lookup(ServiceKey<Network>().erased))
     _ = try container.resolve(SyncService.self)  // Storage and Network built for a factory
     #expect(storage.isReady && network.isReady)
     #expect(!storage.wasResolved.isSet && storage.wasNeeded.isSet)

@@ -35,7 +35,7 @@ import Testing
   }
 
   private func dependencies(_ container: Container, _ name: String? = nil) throws -> [String] {
-    let node = try #require(container.node(for: ServiceKey<Made>(name: name).erased))
+    let node = try #require(container.lookup(ServiceKey<Made>(name: name).erased))
     return try #require(node.dependencies).map(\.description)
   }
 
@@ -109,7 +109,7 @@ import Testing
     let container = Container()
     try parts(container)
     try container.register(Pair.self, Pair.init(first:second:))
-    let node = try #require(container.node(for: ServiceKey<Pair>().erased))
+    let node = try #require(container.lookup(ServiceKey<Pair>().erased))
     #expect(try #require(node.dependencies).map(\.description) == [names[1], names[0]])
     let pair = try container.resolve(Pair.self)
     #expect(pair.first.value == 2 && pair.second.value == 1)
@@ -218,7 +218,7 @@ import Testing
       runs: runs, tag: "made")
     let expected = arity == 2 ? [2, 1] : Array(stride(from: 1, through: arity, by: 1))
     #expect(try dependencies(container, "made") == expected.map { names[$0 - 1] })
-    #expect(container.node(for: ServiceKey<Made>().erased) == nil)  // only under its name
+    #expect(container.lookup(ServiceKey<Made>().erased) == nil)  // only under its name
     try container.launch()
     #expect(runs.total == 0)
     try container.firstFrameDrawn()
@@ -273,7 +273,7 @@ import Testing
     }
     try container.register(Made.self, name: "plain") { _ in Made(values: [0]) }
     for name in ["resolver", "ignored", "plain"] {
-      let node = try #require(container.node(for: ServiceKey<Made>(name: name).erased))
+      let node = try #require(container.lookup(ServiceKey<Made>(name: name).erased))
       #expect(node.dependencies == nil)
     }
     #expect(try container.resolve(Made.self, name: "resolver").values == [1])

@@ -26,7 +26,7 @@ import Testing
     try container.register(Storage.self) { Storage() }
     try container.register(Network.self) { Network() }
     try container.register(SyncService.self, SyncService.init(storage:network:))
-    let node = try #require(container.node(for: ServiceKey<SyncService>().erased))
+    let node = try #require(container.lookup(ServiceKey<SyncService>().erased))
     #expect(node.dependencies == [ServiceKey<Storage>().erased, ServiceKey<Network>().erased])
     let sync = try container.resolve(SyncService.self)
     #expect(sync.storage === (try container.resolve(Storage.self)))
@@ -39,7 +39,7 @@ import Testing
     try container.register(SyncService.self) { resolver in
       SyncService(storage: try resolver.resolve(), network: try resolver.resolve())
     }
-    let node = try #require(container.node(for: ServiceKey<SyncService>().erased))
+    let node = try #require(container.lookup(ServiceKey<SyncService>().erased))
     #expect(node.knownDependencies.isEmpty)
     _ = try container.resolve(SyncService.self)
     #expect(node.knownDependencies == [ServiceKey<Storage>().erased, ServiceKey<Network>().erased])

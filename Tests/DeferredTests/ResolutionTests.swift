@@ -88,7 +88,7 @@ import Testing
     let sync = try container.resolve(SyncService.self)
     #expect(sync.storage.label == "attempt 2")
     #expect(attempts.load(ordering: .relaxed) == 2)
-    let node = try #require(container.node(for: ServiceKey<Storage>().erased))
+    let node = try #require(container.lookup(ServiceKey<Storage>().erased))
     #expect(node.withState { $0.isReady })
     let storageBuilds = container.launchReport().builds.filter { $0.service == "Storage" }
     #expect(storageBuilds.map(\.attempt) == [1, 2])
@@ -238,7 +238,7 @@ import Testing
     #expect(error?.service == box(0).description)
     #expect(error?.chain.count == 12)
     for index in 0..<12 {
-      let node = try #require(container.node(for: box(index).erased))
+      let node = try #require(container.lookup(box(index).erased))
       #expect(node.withState { $0.isIdle }, "box\(index) was left claimed or built")
     }
     // Only the deepest ran, and the one that resolves through its resolver.

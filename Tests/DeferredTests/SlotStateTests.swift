@@ -84,7 +84,7 @@ import Testing
   @Test func anIdleSlotRetiresAndHandsItsWorkToTheReplacement() throws {
     let container = Container()
     try container.register(Storage.self) { Storage() }
-    let replacement = try #require(container.node(for: key))
+    let replacement = try #require(container.lookup(key))
     let log = Locked<[String]>([])
     var slot = SlotState()
     _ = slot.receive([Self.work(log, "a")])
@@ -102,7 +102,7 @@ import Testing
   @Test func aSlotBuildingOrBuiltIsNotRetired() throws {
     let container = Container()
     try container.register(Storage.self) { Storage() }
-    let replacement = try #require(container.node(for: key))
+    let replacement = try #require(container.lookup(key))
     var slot = SlotState()
     _ = slot.claim(by: builder)
     #expect(slot.retire(replacedBy: replacement) == nil)

@@ -58,7 +58,7 @@ import Testing
     // Read again: the same instances, from the same place.
     #expect(try container.resolve(TwoWords.self).object === two.object)
     #expect(try container.resolve(ThreeWords.self).object === three.object)
-    let node = try #require(container.node(for: ServiceKey<TwoWords>().erased))
+    let node = try #require(container.lookup(ServiceKey<TwoWords>().erased))
     let first = node.value.load()
     #expect(first != nil)
     _ = try container.resolve(TwoWords.self)
@@ -98,7 +98,7 @@ import Testing
     }
     #expect(throws: DeferredError.self) { try container.resolve(Counted.self) }
     #expect(try container.resolve(Counted.self).label == "second attempt")
-    let node = try #require(container.node(for: ServiceKey<Counted>().erased))
+    let node = try #require(container.lookup(ServiceKey<Counted>().erased))
     #expect(node.isReady)
   }
 
@@ -114,7 +114,7 @@ import Testing
       first = counted
       #expect(counted.label == "built with 7")
     }
-    let node = try #require(container.node(for: ServiceKey<Counted>().erased))
+    let node = try #require(container.lookup(ServiceKey<Counted>().erased))
     // Held in a box of its generation, not published in the node: a reset can drop it.
     #expect(!node.isReady)
     container.reset(session)
