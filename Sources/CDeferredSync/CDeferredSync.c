@@ -1,7 +1,3 @@
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE  // PTHREAD_MUTEX_ADAPTIVE_NP
-#endif
-
 #include "CDeferredSync.h"
 
 #include <stdio.h>
@@ -10,7 +6,10 @@
 #if defined(__APPLE__)
 #include <os/lock.h>
 #else
-#include <pthread.h>
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 static void cds_fail(const char *call, int code) {
@@ -26,120 +25,86 @@ struct cds_lock {
   os_unfair_lock lock;
 };
 
-static void cds_raw_init(os_unfair_lock *lock) { *lock = OS_UNFAIR_LOCK_INIT; }
+cds_lock *cds_lock_create(void) {
+  cds_lock *lock = malloc(sizeof(cds_lock));
+  if (lock == NULL) cds_fail("malloc", 0);
+  lock->lock = OS_UNFAIR_LOCK_INIT;
+  return lock;
+}
+
+void cds_lock_destroy(cds_lock *lock) { free(lock); }
+
 // os_unfair_lock traps by itself when a thread takes a lock it holds, or releases one it
 // does not.
-static void cds_raw_lock(os_unfair_lock *lock) { os_unfair_lock_lock(lock); }
-static void cds_raw_unlock(os_unfair_lock *lock) { os_unfair_lock_unlock(lock); }
-static void cds_raw_destroy(os_unfair_lock *lock) { (void)lock; }
-typedef os_unfair_lock cds_raw_lock_t;
+void cds_lock_lock(cds_lock *lock) { os_unfair_lock_lock(&lock->lock); }
+void cds_lock_unlock(cds_lock *lock) { os_unfair_lock_unlock(&lock->lock); }
+
+// The pool: each lock on a cache line of its own, so that threads taking different locks do
+// not slow each other down. OS_UNFAIR_LOCK_INIT is all zeros.
+typedef struct {
+  os_unfair_lock lock;
+} __attribute__((aligned(64))) cds_pool_entry;
+
+static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
+
+void cds_pool_lock(uint32_t index) { os_unfair_lock_lock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock); }
+
+void cds_pool_unlock(uint32_t index) {
+  os_unfair_lock_unlock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock);
+}
 
 #else
 
-struct cds_lock {
-  pthread_mutex_t lock;
-};
-
-static void cds_check(int code, const char *call) {
-  if (code != 0) cds_fail(call, code);
-}
-
-static void cds_raw_init(pthread_mutex_t *mutex) {
-  pthread_mutexattr_t attributes;
-  cds_check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init");
-#if defined(DEBUG) && DEBUG
-  // Taking a lock twice on one thread, or releasing it from another, traps (EDEADLK, EPERM).
-  cds_check(pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ERRORCHECK),
-    "pthread_mutexattr_settype");
-#elif defined(PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP)
-  // Spins briefly before it sleeps: locks here are held for a few field updates.
-  cds_check(pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ADAPTIVE_NP),
-    "pthread_mutexattr_settype");
-#endif
-  cds_check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init");
-  cds_check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy");
-}
-
-static void cds_raw_lock(pthread_mutex_t *mutex) {
-  cds_check(pthread_mutex_lock(mutex), "pthread_mutex_lock");
-}
-
-static void cds_raw_unlock(pthread_mutex_t *mutex) {
-  cds_check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock");
-}
-
-static void cds_raw_destroy(pthread_mutex_t *mutex) {
-  cds_check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy");
-}
-typedef pthread_mutex_t cds_raw_lock_t;
-
-#endif
+cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
 
 cds_lock *cds_lock_create(void) {
   cds_lock *lock = malloc(sizeof(cds_lock));
   if (lock == NULL) cds_fail("malloc", 0);
-  cds_raw_init(&lock->lock);
+  __atomic_store_n(&lock->word, 0, __ATOMIC_RELAXED);
   return lock;
 }
 
-void cds_lock_destroy(cds_lock *lock) {
-  cds_raw_destroy(&lock->lock);
-  free(lock);
+void cds_lock_destroy(cds_lock *lock) { free(lock); }
+
+static inline void cds_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
 }
 
-void cds_lock_lock(cds_lock *lock) { cds_raw_lock(&lock->lock); }
-void cds_lock_unlock(cds_lock *lock) { cds_raw_unlock(&lock->lock); }
-
-// The pool: each lock on a cache line of its own, so that threads taking different locks do
-// not slow each other down. Initialised statically where the platform has an initialiser for
-// the kind of lock `cds_raw_init` makes (no call on the path of each lock); otherwise set up
-// once, by whichever thread first needs it.
-typedef struct {
-  cds_raw_lock_t lock;
-} __attribute__((aligned(64))) cds_pool_entry;
-
-#if defined(__APPLE__)
-static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
-static void cds_pool_ready(void) {}  // OS_UNFAIR_LOCK_INIT is all zeros.
-#else
-#if defined(DEBUG) && DEBUG
-#if defined(PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP)
-#define CDS_POOL_INITIALIZER PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP
-#endif
-#elif defined(PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP)
-#define CDS_POOL_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-#else
-#define CDS_POOL_INITIALIZER PTHREAD_MUTEX_INITIALIZER
-#endif
-
-#if defined(CDS_POOL_INITIALIZER)
-static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT] = {
-  [0 ... CDS_POOL_LOCK_COUNT - 1] = {CDS_POOL_INITIALIZER}};
-static void cds_pool_ready(void) {}
-#else
-static cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT];
-static pthread_once_t cds_pool_once = PTHREAD_ONCE_INIT;
-
-static void cds_pool_init(void) {
-  for (unsigned index = 0; index < CDS_POOL_LOCK_COUNT; index++) {
-    cds_raw_init(&cds_pool[index].lock);
+// The lock of "Futexes are tricky" (Drepper), third version. A thread that finds the lock
+// held spins a little first (locks here are held for a few field updates), then marks it
+// contended (2) and sleeps while it stays so; the owner's release of a contended lock wakes
+// one sleeper, which takes the lock marked contended again, as others may still sleep.
+void cds_futex_wait(uint32_t *word) {
+  for (int spin = 0; spin < 100; spin++) {
+    uint32_t expected = 0;
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0
+        && __atomic_compare_exchange_n(word, &expected, 1, false, __ATOMIC_ACQUIRE,
+             __ATOMIC_RELAXED)) {
+      return;
+    }
+    cds_cpu_relax();
+  }
+  while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0) {
+    if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0) != 0 && errno != EAGAIN
+        && errno != EINTR) {
+      cds_fail("futex (wait)", errno);
+    }
   }
 }
 
-static void cds_pool_ready(void) {
-  cds_check(pthread_once(&cds_pool_once, cds_pool_init), "pthread_once");
-}
-#endif
-#endif
-
-void cds_pool_lock(uint32_t index) {
-  cds_pool_ready();
-  cds_raw_lock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock);
+void cds_futex_wake(uint32_t *word, uint32_t previous) {
+  // 0: the lock was not held, a bug of the caller's; 2: a waiter may sleep.
+  if (previous != 2) cds_fail("releasing a lock that is not held", (int)previous);
+  if (syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0) {
+    cds_fail("futex (wake)", errno);
+  }
 }
 
-void cds_pool_unlock(uint32_t index) {
-  cds_raw_unlock(&cds_pool[index % CDS_POOL_LOCK_COUNT].lock);
-}
+#endif
 
 // MARK: Atomic words
 

@@ -20,10 +20,13 @@
 
 // MARK: Locks
 
-/// A lock: `os_unfair_lock` on Darwin (a waiter lends its priority to the owner), a
-/// `pthread_mutex_t` elsewhere (error-checking in debug builds, so that taking it twice on one
-/// thread traps instead of hanging). Every call checks its result and stops the process on
-/// failure.
+/// How many locks the shared pool has (``cds_pool_lock``).
+#define CDS_POOL_LOCK_COUNT 64u
+
+#if defined(__APPLE__)
+
+/// A lock: `os_unfair_lock`, so that a waiter lends its priority to the owner. Taking it twice
+/// on one thread, or releasing it from another, stops the process.
 typedef struct cds_lock cds_lock;
 
 /// A new lock, not held. Stops the process if memory runs out.
@@ -33,13 +36,70 @@ void cds_lock_destroy(cds_lock *lock);
 void cds_lock_lock(cds_lock *lock);
 void cds_lock_unlock(cds_lock *lock);
 
-/// How many locks the shared pool has (``cds_pool_lock``).
-#define CDS_POOL_LOCK_COUNT 64u
-
 /// Takes lock `index % CDS_POOL_LOCK_COUNT` of a pool shared by every caller: for objects
 /// too many to give each a lock of its own, whose locks are held for a few field updates.
 void cds_pool_lock(uint32_t index);
 void cds_pool_unlock(uint32_t index);
+
+#else
+
+/// A lock: a futex word, as Swift's own `Mutex` is on Linux. 0: free; 1: held; 2: held, and a
+/// thread may be asleep waiting for it. Taking and releasing a free lock is one atomic
+/// instruction each, inlined into the caller; a waiter spins briefly, then sleeps in the
+/// kernel until the owner wakes it. Releasing a lock that is not held stops the process.
+typedef struct cds_lock {
+  uint32_t word;
+} cds_lock;
+
+/// A new lock, not held. Stops the process if memory runs out.
+cds_lock *cds_lock_create(void);
+/// Frees a lock no thread holds.
+void cds_lock_destroy(cds_lock *lock);
+
+/// The contended halves of ``cds_futex_lock`` and ``cds_futex_unlock``, out of line.
+void cds_futex_wait(uint32_t *word) __attribute__((availability(swift, unavailable)));
+void cds_futex_wake(uint32_t *word, uint32_t previous)
+  __attribute__((availability(swift, unavailable)));
+
+static inline void cds_futex_lock(uint32_t *word) __attribute__((availability(swift, unavailable)));
+static inline void cds_futex_lock(uint32_t *word) {
+  uint32_t expected = 0;
+  if (!__atomic_compare_exchange_n(word, &expected, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    cds_futex_wait(word);
+  }
+}
+
+static inline void cds_futex_unlock(uint32_t *word)
+  __attribute__((availability(swift, unavailable)));
+static inline void cds_futex_unlock(uint32_t *word) {
+  uint32_t previous = __atomic_exchange_n(word, 0, __ATOMIC_RELEASE);
+  if (previous != 1) cds_futex_wake(word, previous);
+}
+
+static inline void cds_lock_lock(cds_lock *lock) { cds_futex_lock(&lock->word); }
+static inline void cds_lock_unlock(cds_lock *lock) { cds_futex_unlock(&lock->word); }
+
+/// A lock of the pool, on a cache line of its own, so that threads taking different locks do
+/// not slow each other down.
+typedef struct {
+  uint32_t word;
+} __attribute__((aligned(64))) cds_pool_entry;
+
+/// The pool: all zeros, every lock free, from the start.
+extern cds_pool_entry cds_pool[CDS_POOL_LOCK_COUNT]
+  __attribute__((availability(swift, unavailable)));
+
+/// Takes lock `index % CDS_POOL_LOCK_COUNT` of a pool shared by every caller: for objects
+/// too many to give each a lock of its own, whose locks are held for a few field updates.
+static inline void cds_pool_lock(uint32_t index) {
+  cds_futex_lock(&cds_pool[index % CDS_POOL_LOCK_COUNT].word);
+}
+
+static inline void cds_pool_unlock(uint32_t index) {
+  cds_futex_unlock(&cds_pool[index % CDS_POOL_LOCK_COUNT].word);
+}
+
+#endif
 
 // MARK: Atomic words
 
