@@ -65,15 +65,21 @@ extension AnyNode {
     var root = self
     var rootHeld: Held?
     let baseDepth = context.chain.count
+    // The container the current node's dependencies come from. The nodes of a walk mostly
+    // share one: it is read from a node (a strong load of an unowned reference) only when the
+    // node's differs.
+    var owner = owner
     do throws(DeferredError) {
       walk: while true {
         let node = top.node
+        if !node.isOwned(by: owner) { owner = node.owner }
         let isRoot = context.frames.count == base
         if top.expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
           if let claimed = top.claimed {
             top.claimed = nil
-            let held = try node.build(context, attempt: claimed.attempt, span: claimed.span)
+            let held = try node.build(
+              context, owner: owner, attempt: claimed.attempt, span: claimed.span)
             if isRoot { rootHeld = held }
           }
           context.chain.removeLast()
@@ -82,8 +88,6 @@ extension AnyNode {
           continue
         }
         top.expanded = true
-        // The owner read once a visit: each read of the unowned reference retains it.
-        let owner = node.owner
         switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
@@ -105,10 +109,12 @@ extension AnyNode {
         case .walk:
           break
         }
-        // The dependencies not built yet go on top, the first one last, so that it is built
-        // first.
+        // The dependencies not built yet: the first becomes the top frame, built first; this
+        // node's frame goes below the others, which go on in reverse order, so that they are
+        // built in the order they are declared.
         context.chain.append(node.key)
         let pushedFrom = context.frames.count
+        var first: AnyNode?
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
           guard let next = owner.lookup(dependency) else {
@@ -116,29 +122,29 @@ extension AnyNode {
             return false
           }
           if !next.isReady && next.kind != .weak {
-            if context.frames.count == pushedFrom {
+            if first == nil {
               if context.frames.capacity == 0 {
                 context.frames.reserveCapacity(BuildContext.initialCapacity)
               }
               context.frames.append(top)
+              first = next
+            } else {
+              context.frames.append(WalkFrame(node: next))
             }
-            context.frames.append(WalkFrame(node: next))
           }
           return true
         }
-        if context.frames.count > pushedFrom {
-          if missing != nil {
-            context.frames.removeSubrange(pushedFrom...)
-          } else {
-            var (low, high) = (pushedFrom + 1, context.frames.count - 1)
-            while low < high {
-              context.frames.swapAt(low, high)
-              (low, high) = (low + 1, high - 1)
-            }
-            top = context.frames.removeLast()
-          }
+        if let missing {
+          context.frames.removeSubrange(pushedFrom...)
+          throw owner.missing(missing, chain: context.chain)
         }
-        if let missing { throw owner.missing(missing, chain: context.chain) }
+        guard let first else { continue }
+        var (low, high) = (pushedFrom + 1, context.frames.count - 1)
+        while low < high {
+          context.frames.swapAt(low, high)
+          (low, high) = (low + 1, high - 1)
+        }
+        top = WalkFrame(node: first)
       }
     } catch {
       // Innermost first: each claimed build's record is dropped and its node freed for a later
@@ -219,12 +225,13 @@ extension AnyNode {
 }
 
 extension AnyNode {
-  /// Runs the factory of a build this context claimed, whose dependencies are ready, and
-  /// publishes or holds the value (returned if held); on failure, fails the build and throws.
+  /// Runs the factory of a build this context claimed, whose dependencies are ready, with
+  /// `owner`, the node's, and publishes or holds the value (returned if held); on failure,
+  /// fails the build and throws.
   @discardableResult
-  func build(_ context: BuildContext, attempt: Int, span: Span?) throws(DeferredError) -> Held? {
-    // The owner read once: each read of the unowned reference retains it.
-    let owner = owner
+  func build(_ context: BuildContext, owner: Container, attempt: Int, span: Span?)
+    throws(DeferredError) -> Held?
+  {
     let made = run(context, owner: owner)
     return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
   }

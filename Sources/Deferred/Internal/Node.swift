@@ -24,6 +24,9 @@ final class AnyNode: @unchecked Sendable {
   /// lives in its owner's registry (and in those of the owner's children, which keep the
   /// owner alive), and nothing reads `owner` once it is gone.
   unowned let owner: Container
+  /// The identity of ``owner``, which ``isOwned(by:)`` compares without reading the unowned
+  /// reference.
+  private let ownerID: ObjectIdentifier
   /// The built singleton, once published.
   let value = AtomicReference<AnyObject>()
   /// A transient service's recorded makings (`nil` for any other, or with recording off).
@@ -124,6 +127,13 @@ final class AnyNode: @unchecked Sendable {
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
+    ownerID = ObjectIdentifier(owner)
+  }
+
+  /// Whether `container`, which the caller holds, is this node's owner.
+  @inline(__always)
+  func isOwned(by container: Container) -> Bool {
+    ownerID == ObjectIdentifier(container)
   }
 
   /// The registration's scope, made from its kind and, for a named scope, its name.
