@@ -238,7 +238,13 @@ final class AnyNode: @unchecked Sendable {
       } else {
         let previous = value.setIfUnset(made)
         precondition(previous == nil, "a service's value was published twice")
-        ending = withState { $0.built(attempt: attempt) }
+        // Most builds have no waiter and no queued work: nothing is left to do.
+        guard
+          let published = withState({ state -> SlotState.Ending? in
+            state.endPublished(attempt: attempt) ? nil : state.built(attempt: attempt)
+          })
+        else { return nil }
+        ending = published
       }
     }
     ending.wake?.leave()

@@ -235,6 +235,18 @@ struct SlotState {
     }
   }
 
+  /// Ends the build of `attempt`, whose value is published in the node's cell, if nothing
+  /// else is to be done: no waiter to wake, and no box (no queued work, no stale build);
+  /// returns whether it did. Otherwise the state is left as it is, for
+  /// ``built(attempt:storing:value:)``.
+  mutating func endPublished(attempt: Int) -> Bool {
+    guard rare == nil, case .building(let building) = state, building.latch == nil,
+      building.attempt == attempt
+    else { return false }
+    state = .ready
+    return true
+  }
+
   /// Ends a build: its value published in the node's cell (`storing` is `nil`), or held as
   /// `storing` and handed as `value`. A stale build (begun before a reset) leaves the state
   /// alone: its value goes to its waiters, and to work queued before the reset if no new
