@@ -2,9 +2,9 @@ import CDeferredSync
 
 /// The library's lock: `os_unfair_lock` on Apple platforms, which lends a waiting thread's
 /// priority to the owner (the main thread waiting on a `.utility` owner is the inversion a
-/// launch library exists to prevent); a pthread mutex elsewhere, error-checking in debug
-/// builds, so that taking it twice on one thread traps instead of hanging. Every call checks
-/// its result (`CDeferredSync`).
+/// launch library exists to prevent); a futex word on Linux, as Swift's own `Mutex` is there,
+/// taken and released inline (`CDeferredSync`). Releasing a lock that is not held stops the
+/// process.
 ///
 /// No user code ever runs while one is held.
 final class Lock: @unchecked Sendable {
