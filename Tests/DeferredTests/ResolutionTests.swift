@@ -58,6 +58,31 @@ import Testing
         + " Register it with `container.register(Network.self) { ... }`.")
   }
 
+  @Test func missingDependencyAfterAPendingOneLeavesNothingClaimed() throws {
+    // SyncService declares Storage (registered, not built: walked first) and Network
+    // (missing): the walk stops at Network, and every build it claimed is released, so that
+    // the same resolve succeeds once Network is registered.
+    let container = Container()
+    let runs = Runs()
+    try container.register(Storage.self) {
+      runs.tick("storage")
+      return Storage()
+    }
+    try container.register(SyncService.self) { (storage: Storage, network: Network) in
+      runs.tick("sync")
+      return SyncService(storage: storage, network: network)
+    }
+    for _ in 0..<2 {
+      let error = #expect(throws: DeferredError.self) { try container.resolve(SyncService.self) }
+      #expect(error?.code == .missingService)
+      #expect(error?.chain == ["SyncService", "Network"])
+    }
+    try container.register(Network.self) { Network() }
+    _ = try container.resolve(SyncService.self)
+    #expect(runs["storage"] == 1)
+    #expect(runs["sync"] == 1)
+  }
+
   @Test func missingAtTopLevel() {
     let container = Container()
     let error = #expect(throws: DeferredError.self) { try container.resolve(Storage.self) }
