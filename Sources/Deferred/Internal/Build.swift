@@ -26,7 +26,7 @@ extension AnyNode {
     case .claimed(let attempt, let generation):
       return .build(
         attempt: attempt,
-        span: recorder.begin(context, building: key, generation: generation)
+        span: recorder.begin(context, building: self, generation: generation)
       )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
@@ -247,8 +247,7 @@ extension AnyNode {
   ) throws(DeferredError) -> Held? {
     let failure: DeferredError?
     if case .failure(let error) = made { failure = error } else { failure = nil }
-    recorder.end(
-      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
+    recorder.end(span, self, context, attempt: attempt, failure: failure)
     switch made {
     case .success(let object):
       return finish(object, attempt: attempt)
@@ -462,7 +461,7 @@ private struct TransientMaking: ~Copyable {
   @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
-    span = node.withRecorder { $0.begin(context) }
+    span = node.withRecorder { $0.beginMaking(context) }
   }
 
   /// Records the making, which has ended.
