@@ -226,7 +226,7 @@ extension AnyNode {
     // The owner read once: each read of the unowned reference retains it.
     let owner = owner
     let made = run(context, owner: owner)
-    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
+    return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
@@ -235,19 +235,20 @@ extension AnyNode {
     -> Held?
   {
     let made = await runAsync(context)
-    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
+    return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
-  /// Ends a build whose factory ran: records it on `recorder` (the owner's), then publishes
-  /// the value, or fails the build and throws.
+  /// Ends a build whose factory ran: records it on the recorder of `owner` (the node's), then
+  /// publishes the value, or fails the build and throws. The recorder is read from `owner` at
+  /// the call, which `owner` outlives, so the reference is not retained for it.
   @inline(__always)
   private func conclude(
-    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, recorder: Recorder,
+    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, owner: Container,
     attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
     let failure: DeferredError?
     if case .failure(let error) = made { failure = error } else { failure = nil }
-    recorder.end(span, self, context, attempt: attempt, failure: failure)
+    owner.recorder.end(span, self, context, attempt: attempt, failure: failure)
     switch made {
     case .success(let object):
       return finish(object, attempt: attempt)
