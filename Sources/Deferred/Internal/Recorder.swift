@@ -9,7 +9,8 @@ typealias Trigger = BuildTrigger
 /// thread its index in ``ThreadNames`` (nothing retained), an absent time a sentinel, and
 /// attempt and generation 32 bits each.
 struct RawBuild: Sendable {
-  indirect enum Outcome: Sendable {
+  /// How it ended: one word (the error is one reference), nothing allocated for it.
+  enum Outcome: Sendable {
     case built
     case failed(DeferredError)
     case cancelled
