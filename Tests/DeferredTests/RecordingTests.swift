@@ -14,6 +14,11 @@ final class Fonts: Sendable {}
 final class Catalog: Sendable { init(_: Parser) {} }
 final class Parser: Sendable {}
 final class Formatter: Sendable {}
+private final class Outer: Sendable {}
+private final class Dropped: Sendable {}
+private final class Built: Sendable {}
+private final class Broken: Sendable {}
+private final class Made: Sendable {}
 
 @Suite struct RecordingTests {
   static let ms = Duration.milliseconds(1)
@@ -121,6 +126,47 @@ final class Formatter: Sendable {}
       ])
     #expect(report.dependencies["Theme"] == ["Fonts"])
     #expect(report.dependencies["Catalog"] == ["Parser"])
+  }
+
+  /// Nested time is the inclusive time of the builds and makings that ran inside a build: a
+  /// transient made inside it counts; a build claimed inside it and then dropped, because what
+  /// it declares failed, counts as no one's (its dependencies' time is then the outer build's
+  /// own), whatever the records of those dependencies say.
+  @Test func droppedBuildsAreNoOnesNestedTime() throws {
+    let clock = ManualClock()
+    let container = Container(scheduler: ManualScheduler(), clock: clock)
+    try container.register(Built.self) {
+      clock.advance(by: .milliseconds(3))
+      return Built()
+    }
+    try container.register(Broken.self) { () throws -> Broken in
+      clock.advance(by: .milliseconds(2))
+      throw Failure(message: "broken")
+    }
+    try container.register(Dropped.self) { (_: Built, _: Broken) in Dropped() }
+    try container.register(Made.self, scope: .transient) {
+      clock.advance(by: .milliseconds(1))
+      return Made()
+    }
+    try container.register(Outer.self) { resolver in
+      #expect(throws: DeferredError.self) { try resolver.resolve(Dropped.self) }
+      _ = try resolver.resolve(Made.self)
+      clock.advance(by: .milliseconds(1))
+      return Outer()
+    }
+    _ = try container.resolve(Outer.self)
+    let report = container.launchReport()
+    #expect(report.builds.map(\.service) == ["Built", "Outer", "Broken"])
+    let byService = Dictionary(uniqueKeysWithValues: report.builds.map { ($0.service, $0) })
+    let outer = try #require(byService["Outer"])
+    #expect((outer.duration, outer.selfDuration) == (.milliseconds(7), .milliseconds(6)))
+    let built = try #require(byService["Built"])
+    #expect(
+      (built.duration, built.selfDuration, built.requestedBy) == (
+        .milliseconds(3), .milliseconds(3), "Dropped"
+      ))
+    let broken = try #require(byService["Broken"])
+    #expect((broken.duration, broken.outcome) == (.milliseconds(2), .failed))
   }
 
   @Test func hazardsAreNamed() throws {

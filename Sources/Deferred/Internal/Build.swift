@@ -26,7 +26,7 @@ extension AnyNode {
     case .claimed(let attempt, let generation):
       return .build(
         attempt: attempt,
-        span: recorder.begin(context, building: key, generation: generation)
+        span: recorder.begin(context, building: self, generation: generation)
       )
     case .busy(let latch): return .wait(latch)
     case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
@@ -233,7 +233,7 @@ extension AnyNode {
     throws(DeferredError) -> Held?
   {
     let made = run(context, owner: owner)
-    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
+    return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
   /// ``build(_:attempt:span:)`` for any factory, sync or `async`, from async code.
@@ -242,20 +242,20 @@ extension AnyNode {
     -> Held?
   {
     let made = await runAsync(context)
-    return try conclude(made, context, recorder: owner.recorder, attempt: attempt, span: span)
+    return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
-  /// Ends a build whose factory ran: records it on `recorder` (the owner's), then publishes
-  /// the value, or fails the build and throws.
+  /// Ends a build whose factory ran: records it on the recorder of `owner` (the node's), then
+  /// publishes the value, or fails the build and throws. The recorder is read from `owner` at
+  /// the call, which `owner` outlives, so the reference is not retained for it.
   @inline(__always)
   private func conclude(
-    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, recorder: Recorder,
+    _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, owner: Container,
     attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
     let failure: DeferredError?
     if case .failure(let error) = made { failure = error } else { failure = nil }
-    recorder.end(
-      span, self, context, attempt: attempt, outcome: failure.map { .failed($0) } ?? .built)
+    owner.recorder.end(span, self, context, attempt: attempt, failure: failure)
     switch made {
     case .success(let object):
       return finish(object, attempt: attempt)
@@ -469,7 +469,7 @@ private struct TransientMaking: ~Copyable {
   @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
-    span = node.withRecorder { $0.begin(context) }
+    span = node.withRecorder { $0.beginMaking(context) }
   }
 
   /// Records the making, which has ended.

@@ -44,7 +44,7 @@ final class BuildContext: @unchecked Sendable {
     var keys: [AnyServiceKey] = []
     var making: AnyNode?
     var frames: [WalkFrame] = []
-    var nested: [UInt64] = []
+    var nestedTotal: UInt64 = 0
     var trigger = Trigger.onDemand
     var flags: Set<LaunchFlag> = []
     var scheduled: AnyNode?
@@ -77,13 +77,12 @@ final class BuildContext: @unchecked Sendable {
     }
   }
 
-  /// Makes room in the chain and the recorder's accumulators for a walk of a few levels, the
-  /// first time: they grow from there by doubling, and keep their room for the next walks.
+  /// Makes room in the chain for a walk of a few levels, the first time: it grows from there
+  /// by doubling, and keeps its room for the next walks.
   @inline(__always)
   func reserveForWalk() {
     if state.keys.capacity < Self.initialCapacity {
       state.keys.reserveCapacity(Self.initialCapacity)
-      state.nested.reserveCapacity(Self.initialCapacity)
     }
   }
 
@@ -105,11 +104,43 @@ final class BuildContext: @unchecked Sendable {
     @inline(__always) _modify { yield &state.frames }
   }
 
-  /// For the recorder: the time nested builds took, one accumulator per build under way.
-  var nested: [UInt64] {
-    @inline(__always) get { state.nested }
-    @inline(__always) _modify { yield &state.nested }
+  /// For the recorder: a running total of the time that counts as nested in the builds under
+  /// way on this context, one counter for all of them instead of one per build.
+  ///
+  /// A build notes the total when it begins (``Span/nestedBase``). The builds it causes and the
+  /// waits it makes add to it as they end, so at its own end its nested time is the growth
+  /// since; it then sets the total to its base plus its own inclusive time
+  /// (``endNested(since:inclusive:)``), so that the build enclosing it sees exactly that much
+  /// more, however deep the builds under it went. A build dropped before its factory ran puts
+  /// the total back to its base: its time counts as no one's nested time.
+  var nestedTotal: UInt64 {
+    @inline(__always) get { state.nestedTotal }
   }
+
+  /// Adds `duration` to the nested time of the build under way on this context, if any (with
+  /// none under way, nothing reads it).
+  @inline(__always)
+  func addNested(_ duration: UInt64) {
+    state.nestedTotal &+= duration
+  }
+
+  /// Ends the nested time of a build that began when the total was `base` and took `inclusive`
+  /// in all: returns its nested time, and counts the whole of it as nested time of the build
+  /// enclosing it.
+  @inline(__always)
+  func endNested(since base: UInt64, inclusive: UInt64) -> UInt64 {
+    let nested = state.nestedTotal &- base
+    state.nestedTotal = base &+ inclusive
+    return nested
+  }
+
+  /// Drops the nested time of a build that began when the total was `base` and never ran: none
+  /// of its time counts as the enclosing build's nested time.
+  @inline(__always)
+  func dropNested(since base: UInt64) {
+    state.nestedTotal = base
+  }
+
   /// The service before the last on the chain: the one whose build needed the build that
   /// ends the chain. Read in place, without a copy of the chain.
   @inline(__always)

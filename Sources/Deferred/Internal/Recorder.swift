@@ -9,7 +9,8 @@ typealias Trigger = BuildTrigger
 /// thread its index in ``ThreadNames`` (nothing retained), an absent time a sentinel, and
 /// attempt and generation 32 bits each.
 struct RawBuild: Sendable {
-  indirect enum Outcome: Sendable {
+  /// How it ended: one word (the error is one reference), nothing allocated for it.
+  enum Outcome: Sendable {
     case built
     case failed(DeferredError)
     case cancelled
@@ -17,7 +18,7 @@ struct RawBuild: Sendable {
 
   /// A time that was not taken: `queued` of a build that was not scheduled, `cpu` where the
   /// clock has no thread CPU time.
-  private static let none = UInt64.max
+  static let none = UInt64.max
 
   let node: AnyNode
   private let requesterType: Any.Type?
@@ -99,15 +100,31 @@ struct RawWait: Sendable {
   let end: UInt64
 }
 
-/// What a build context notes while one of its builds runs.
+/// What a build context notes while one of its builds runs. Small, as the walk keeps one in
+/// each claimed frame: an absent CPU time is a sentinel, the generation 32 bits.
 struct Span {
   let start: UInt64
-  let cpu: UInt64?
+  /// The context's ``BuildContext/nestedTotal`` when the build began.
+  let nestedBase: UInt64
+  private let cpuOrNone: UInt64
+  let generation: Int
   /// Its signpost interval (Apple platforms).
   let signpost: Signposts.Interval
-  /// The generation the build makes (0 but for a weak or named-scope service, or one built
-  /// with one, after a reset or a rebuild).
-  var generation = 0
+
+  @inline(__always)
+  init(
+    start: UInt64, nestedBase: UInt64, cpu: UInt64?, signpost: Signposts.Interval,
+    generation: Int = 0
+  ) {
+    self.start = start
+    self.nestedBase = nestedBase
+    cpuOrNone = cpu ?? RawBuild.none
+    self.generation = generation
+    self.signpost = signpost
+  }
+
+  /// The thread CPU time at the start, where the build's CPU time is measured.
+  var cpu: UInt64? { cpuOrNone == RawBuild.none ? nil : cpuOrNone }
 }
 
 /// A transient service's makings: counts and totals, and the first
@@ -206,7 +223,9 @@ struct BuildLog: Sendable {
   static let initialCapacity = 256
   private let records = Locked<[RawBuild]>([])
 
-  /// Appends `record`.
+  /// Appends `record` (inlined into the recorder's one caller per build, which makes the
+  /// record in place).
+  @inline(__always)
   func append(_ record: consuming RawBuild) {
     // Moved into the array, not copied: a copy would retain and release its references.
     var pending = Optional(record)
@@ -259,27 +278,33 @@ final class Recorder: Sendable {
     return tally
   }
 
-  /// Marks the start of a build on `context`: of the singleton `key`, or of a transient.
+  /// Marks the start of a build of the singleton `node` on `context`, of the generation it
+  /// claimed.
   @inline(__always)
-  func begin(_ context: BuildContext, building key: AnyServiceKey? = nil, generation: Int = 0)
-    -> Span?
-  {
+  func begin(_ context: BuildContext, building node: AnyNode, generation: Int) -> Span? {
     guard isEnabled else { return nil }
-    context.nested.append(0)
     // An async build may end on another thread than it began on: no thread's CPU time counts it.
     let cpu =
-      recording == .timingsAndCPU && key != nil && context.threadIndex != ThreadNames.taskIndex
+      recording == .timingsAndCPU && context.threadIndex != ThreadNames.taskIndex
       ? clock.threadCPUTime() : nil
-    let signpost = key.map(Signposts.beginBuild) ?? nil
-    return Span(start: now(), cpu: cpu, signpost: signpost, generation: generation)
+    let signpost = Signposts.beginBuild(of: node)
+    return Span(
+      start: now(), nestedBase: context.nestedTotal, cpu: cpu, signpost: signpost,
+      generation: generation)
+  }
+
+  /// Marks the start of a transient's making on `context`.
+  @inline(__always)
+  func beginMaking(_ context: BuildContext) -> Span? {
+    guard isEnabled else { return nil }
+    return Span(start: now(), nestedBase: context.nestedTotal, cpu: nil, signpost: nil)
   }
 
   /// Records the end of a transient build begun with `span`, into its service's totals.
   func endTransient(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
     let duration = now() &- span.start
-    if !context.nested.isEmpty { _ = context.nested.removeLast() }
-    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
+    _ = context.endNested(since: span.nestedBase, inclusive: duration)
     madeTransient(node, taking: duration)
   }
 
@@ -294,21 +319,31 @@ final class Recorder: Sendable {
   func discard(_ span: Span?, _ context: BuildContext) {
     guard let span else { return }
     Signposts.endBuild(span.signpost)
-    if !context.nested.isEmpty { _ = context.nested.removeLast() }
+    context.dropNested(since: span.nestedBase)
   }
 
-  /// Records the end of the build begun with `span`.
+  /// Records the end of the build begun with `span`, which failed with `failure` if it is not
+  /// `nil`. With recording off (no span) it costs one test where it is inlined.
+  @inline(__always)
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    outcome: consuming RawBuild.Outcome
+    failure: DeferredError?
   ) {
     guard let span else { return }
+    record(span, node, context, attempt: attempt, failure: failure)
+  }
+
+  /// ``end(_:_:_:attempt:failure:)`` once a span is known: one call that reads the clock,
+  /// settles the nested time, and appends the record.
+  @inline(never)
+  private func record(
+    _ span: Span, _ node: AnyNode, _ context: BuildContext, attempt: Int,
+    failure: DeferredError?
+  ) {
     let end = now()
     Signposts.endBuild(span.signpost)
     let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
-    let nested = context.nested.isEmpty ? 0 : context.nested.removeLast()
-    let inclusive = end &- span.start
-    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= inclusive }
+    let nested = context.endNested(since: span.nestedBase, inclusive: end &- span.start)
     // The chain ends with this service; the one before it is what needed it.
     let requestedBy = context.requester
     let isScheduledRoot = context.isScheduled(node)
@@ -322,8 +357,8 @@ final class Recorder: Sendable {
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
-        nested: nested,
-        cpu: cpu, outcome: outcome, attempt: attempt, generation: span.generation))
+        nested: nested, cpu: cpu, outcome: failure.map { .failed($0) } ?? .built,
+        attempt: attempt, generation: span.generation))
   }
 
   /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
@@ -337,7 +372,7 @@ final class Recorder: Sendable {
     guard isEnabled else { return }
     let end = now()
     let duration = end &- start
-    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= duration }
+    context.addNested(duration)
     builds.append(
       RawBuild(
         node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
@@ -371,7 +406,7 @@ final class Recorder: Sendable {
   func waited(for node: AnyNode, attempt: Int, by context: BuildContext, since start: UInt64) {
     guard isEnabled else { return }
     let end = now()
-    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= end &- start }
+    context.addNested(end &- start)
     let wait = RawWait(
       node: node, attempt: attempt, waiter: context.thread, waiterService: context.chain.last,
       start: start, end: end)

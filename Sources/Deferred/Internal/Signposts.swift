@@ -51,9 +51,11 @@ enum Signposts {
   /// A build's interval under way, if an instrument listened when it began.
   typealias Interval = PointsOfInterest.Interval?
 
-  /// Begins the interval of a build of `key`.
-  static func beginBuild(_ key: AnyServiceKey) -> Interval {
-    begin(on: instrument) { key.description }
+  /// Begins the interval of a build of `node`; its key's description is made only if an
+  /// instrument listens.
+  @inline(__always)
+  static func beginBuild(of node: AnyNode) -> Interval {
+    begin(on: instrument) { node.key.description }
   }
 
   /// Ends a build's interval.

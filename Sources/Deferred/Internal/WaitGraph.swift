@@ -60,7 +60,7 @@ enum WaitGraph {
   {
     _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
     let elapsed = node.owner.recorder.now() &- start
-    if !context.nested.isEmpty { context.nested[context.nested.count - 1] &+= elapsed }
+    context.addNested(elapsed)
   }
 
   /// Records that `context` waits for `making`, another context's making of a value of the
