@@ -123,9 +123,6 @@ extension AnyNode {
           }
           if !next.isReady && next.kind != .weak {
             if first == nil {
-              if context.frames.capacity == 0 {
-                context.frames.reserveCapacity(BuildContext.initialCapacity)
-              }
               context.frames.append(top)
               first = next
             } else {

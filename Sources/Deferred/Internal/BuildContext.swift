@@ -77,12 +77,15 @@ final class BuildContext: @unchecked Sendable {
     }
   }
 
-  /// Makes room in the chain for a walk of a few levels, the first time: it grows from there
-  /// by doubling, and keeps its room for the next walks.
+  /// Makes room in the chain and the walk's frames for a walk of a few levels, the first time:
+  /// they grow from there by doubling, and keep their room for the next walks. (The runtime
+  /// makes the frames' array type the first time one is allocated: that happens here, in the
+  /// context's first walk, rather than in the first walk that goes a level deep.)
   @inline(__always)
   func reserveForWalk() {
     if state.keys.capacity < Self.initialCapacity {
       state.keys.reserveCapacity(Self.initialCapacity)
+      state.frames.reserveCapacity(Self.initialCapacity)
     }
   }
 
