@@ -186,8 +186,20 @@ extension AnyNode {
     case walk
   }
 
-  /// The first visit of the walk to this node, on `context`; `owner` is the node's.
+  /// The first visit of the walk to this node, on `context`; `owner` is the node's. A
+  /// synchronous cached service that is not isolated to the main actor, what most are, is
+  /// claimed here, inlined into the walk; anything else goes through ``expandAny(_:owner:)``.
+  @inline(__always)
   func expand(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
+    guard !isAsync, !isMainActor, kind != .transient else {
+      return try expandAny(context, owner: owner)
+    }
+    return try claimExpansion(context, owner: owner)
+  }
+
+  /// ``expand(_:owner:)`` for any node.
+  @inline(never)
+  func expandAny(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
     if isAsync && !isBuilt {
       throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
     }
@@ -201,23 +213,38 @@ extension AnyNode {
     }
     switch kind {
     case .singleton, .weak, .named:
-      switch try step(context, recorder: owner.recorder) {
-      case .ready(let held):
-        return .done(held)
-      case .build(let attempt, let span):
-        return .claimed(attempt: attempt, span: span)
-      case .wait(let latch):
-        return .done(
-          try WaitGraph.wait(for: self, latch: latch, by: context, limit: owner.waitLimit))
-      case .replaced(let replacement):
-        return .replaced(replacement)
-      }
+      return try claimExpansion(context, owner: owner)
     case .transient:
       if context.chain.contains(key) {
         throw DeferredError.cycle(closing: key, chain: context.chain)
       }
       return .walk
     }
+  }
+
+  /// The walk's claim of this cached node on `context`.
+  @inline(__always)
+  private func claimExpansion(_ context: BuildContext, owner: Container) throws(DeferredError)
+    -> Expansion
+  {
+    switch try step(context, recorder: owner.recorder) {
+    case .ready(let held):
+      return .done(held)
+    case .build(let attempt, let span):
+      return .claimed(attempt: attempt, span: span)
+    case .wait(let latch):
+      return .done(try waitExpansion(latch, context, owner: owner))
+    case .replaced(let replacement):
+      return .replaced(replacement)
+    }
+  }
+
+  /// Waits for another context's build of this node, out of the walk's inlined code.
+  @inline(never)
+  private func waitExpansion(_ latch: BuildLatch, _ context: BuildContext, owner: Container)
+    throws(DeferredError) -> Held?
+  {
+    try WaitGraph.wait(for: self, latch: latch, by: context, limit: owner.waitLimit)
   }
 }
 
