@@ -382,11 +382,6 @@ extension Container {
           })
       }
       registry.replaced.append(existing)
-      if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
-        registry.ordered[index] = node
-      }
-    } else {
-      registry.ordered.append(node)
     }
     // Most registrations have no note: nothing to keep, nothing to forget.
     if let module = registry.installingModule {

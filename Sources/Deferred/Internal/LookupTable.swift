@@ -11,7 +11,8 @@
 /// with a multiply-shift, and probes linearly. It is at most half full: a table that would be
 /// more grows to twice its size.
 struct LookupTable: Sendable {
-  private var nodes: [AnyNode] = []
+  /// The nodes, in the order their keys were first set.
+  private(set) var nodes: [AnyNode] = []
   private var slots: [Int32]
   private var shift: Int
 

@@ -1,14 +1,16 @@
 /// What a container knows, behind its lock: its own registrations, the nodes it built anew for
 /// registrations it inherits, and its lookup table, live and published.
 struct Registry {
-  /// Registrations made in this container, in registration order (a replacement takes the
-  /// place of the node it replaced); the table finds them by key.
-  var ordered: [AnyNode] = []
   /// Inherited registrations this container builds itself, because they depend on one of its
   /// own registrations. Kept for the container's life, so that none is ever built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
-  /// The live table: the own registrations and the copies.
+  /// The live table: the own registrations, then the copies. A child makes its copies only
+  /// once it has published its table, and registers nothing after that, so the table's nodes,
+  /// in the order their keys were first set, are the own registrations first.
   var table = LookupTable()
+  /// Own registrations left out of ``ordered``: a collection's member whose contribution was
+  /// refused, and whatever replaces it. Nearly always empty.
+  private var unlisted: Set<AnyServiceKey> = []
   /// Bumped on every change of `table`.
   private var version = 0
   /// Every table published, the current one last: a lock-free reader may still hold one. A
@@ -41,6 +43,20 @@ struct Registry {
   var emptyCollectionsHandedOut: Set<AnyServiceKey> = []
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
+
+  /// Registrations made in this container, in registration order (a replacement takes the
+  /// place of the node it replaced): the table's nodes before its copies, less the unlisted.
+  var ordered: [AnyNode] {
+    let own = table.count - copies.count
+    var nodes = own == table.count ? table.nodes : Array(table.nodes.prefix(own))
+    if !unlisted.isEmpty { nodes.removeAll { unlisted.contains($0.key) } }
+    return nodes
+  }
+
+  /// Leaves the registration of `key` out of ``ordered``, for good: it stays in the table.
+  mutating func unlist(_ key: AnyServiceKey) {
+    unlisted.insert(key)
+  }
 
   /// Puts `node` in the live table; a node replaced in a published table is replaced there at
   /// once (a handle or a lookup then finds the new one).
