@@ -362,10 +362,9 @@ extension Container {
     _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
   ) throws(DeferredError) {
     // The table holds this container's own registrations (a child's copies join it only
-    // once it has published, and it may register no more then). One probe finds the key's
-    // node or the slot it goes in: the room made first, so that the slot stays the key's.
-    registry.makeRoom()
-    let (slot, existing) = registry.table.probe(node.key)
+    // once it has published, and it may register no more then). One probe sets the node if
+    // its key is new, or finds the key's node and its slot.
+    let (slot, existing) = registry.insertIfNew(node)
     if let existing {
       // Refused while a live child has resolved through this container; otherwise retired
       // only if it was never built nor is being built. Work queued for it moves to the
@@ -393,10 +392,11 @@ extension Container {
     } else if !registry.notes.isEmpty {
       registry.notes[node.key] = nil
     }
-    // Before the node is in the table: a child that finds it through this container then
-    // sees that something changed.
+    // Before the node is published (a new key's node is in the live table, which only this
+    // lock's holder reads): a child that finds it through this container then sees that
+    // something changed.
     generation.addRelaxed(1)
-    registry.store(node, at: slot, publishingTo: self)
+    if existing != nil { registry.replace(at: slot, with: node, publishingTo: self) }
   }
 }
 

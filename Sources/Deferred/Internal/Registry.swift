@@ -18,6 +18,8 @@ struct Registry {
   /// have missed the published one as many times as it has slots, so together they hold a
   /// few times the live table's slots at most.
   private(set) var retired: [LookupSnapshot] = []
+  /// Whether the live table is the one published last, sharing its storage.
+  private var isPublished = false
   /// Lookups that missed the published table since it was published.
   private var missedLookups = 0
   /// Nodes replaced by a registration with `replacing: true`: a reader may still hold one.
@@ -64,26 +66,41 @@ struct Registry {
   /// - Returns: The node the key had in the table, if it had one.
   @discardableResult
   mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
-    makeRoom()
-    return store(node, at: table.probe(node.key).index, publishingTo: container)
+    let (index, existing) = insertIfNew(node)
+    guard existing != nil else { return nil }
+    return replace(at: index, with: node, publishingTo: container)
   }
 
-  /// Replaces the live table by one twice its size if one more key would make it more than
-  /// half full.
+  /// Sets `node` in the live table if its key is new there, making room for it first;
+  /// otherwise leaves the table as it is.
+  ///
+  /// - Returns: The key's slot, and the node it has if it was set already.
   @inline(__always)
-  mutating func makeRoom() {
-    if !table.hasRoom { table.grow() }
+  mutating func insertIfNew(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
+    // A table more than half full is replaced by a bigger one; a table published as it
+    // is, by a copy of its own.
+    if !table.hasRoom {
+      table.grow()
+    } else if isPublished {
+      table.rebuild(capacity: table.capacity)
+    }
+    isPublished = false
+    let inserted = table.insert(node)
+    if inserted.existing == nil { version += 1 }
+    return inserted
   }
 
-  /// Stores `node` in the live table's slot `index` (``LookupTable/probe(_:)``), and publishes
-  /// the table at once if it replaces a node that is published.
+  /// Puts `node` in the place of the node of the live table's slot `index`, which has its key
+  /// (``insertIfNew(_:)``), and publishes the table at once if a table was published.
+  ///
+  /// - Returns: The node replaced.
   @discardableResult
-  mutating func store(_ node: AnyNode, at index: Int, publishingTo container: Container)
-    -> AnyNode?
+  mutating func replace(at index: Int, with node: AnyNode, publishingTo container: Container)
+    -> AnyNode
   {
     version += 1
-    let replaced = table.store(node, at: index)
-    if replaced != nil, !retired.isEmpty { publish(to: container) }
+    let replaced = table.replace(at: index, with: node)
+    if !retired.isEmpty { publish(to: container) }
     return replaced
   }
 
@@ -110,6 +127,7 @@ struct Registry {
     guard !isShutDown, retired.last?.version != version else { return }
     let snapshot = LookupSnapshot(table: table, version: version)
     retired.append(snapshot)
+    isPublished = true
     container.published.exchange(snapshot)
     missedLookups = 0
   }
