@@ -22,6 +22,7 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   /// - Parameters:
   ///   - type: The value's type; it may be left out where the compiler can infer it.
   ///   - name: A name that tells apart several registrations of one type.
+  @inline(__always)
   public init(_ type: Value.Type = Value.self, name: String? = nil) {
     self.name = name
     self.nameHash = lookupHash(of: name)
@@ -47,7 +48,9 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   /// How the key is shown in errors and reports: the type, then the name in brackets.
   public var description: String { erased.description }
 
-  var erased: AnyServiceKey { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+  var erased: AnyServiceKey {
+    @inline(__always) get { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+  }
 
   /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
   init(_ erased: AnyServiceKey) {
@@ -70,6 +73,7 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
     @inline(__always) get { ObjectIdentifier(type) }
   }
 
+  @inline(__always)
   init(_ type: Any.Type, name: String?, nameHash: UInt? = nil) {
     self.type = type
     self.name = name
