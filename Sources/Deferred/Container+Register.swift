@@ -60,7 +60,7 @@ extension Container {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
     // no tuple type at run time.
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver in
         return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
@@ -160,8 +160,8 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Compile time: the common call, without default arguments (see the parameter form's).
     try add(
-      ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false, dependencies: nil,
-      factory: .producing(factory))
+      Value.self, name: nil, scope: .singleton, priority: .onDemand, replacing: false,
+      dependencies: nil, factory: .producing(factory))
   }
 
   /// Registers a service under `key` whose factory resolves what it needs itself.
@@ -228,7 +228,7 @@ extension Container {
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .async { resolver in
         return objectOfValue(
@@ -295,6 +295,21 @@ extension Container {
     keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
     return DependencyList(keys)
+  }
+
+  /// Registers a node for `Value` under `name`; the by-type forms' common path, which makes
+  /// their key in line.
+  @inline(__always)
+  func add<Value: Sendable>(
+    _: Value.Type, name: String?, scope: Scope, priority: Priority, replacing: Bool,
+    dependencies: consuming DependencyList?, factory: consuming Factory,
+    isMainActor: Bool = false
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    let key = ServiceKey<Value>(name: name, nameHash: lookupHash(of: name))
+    try add(
+      key.erased, scope: scope, priority: priority, replacing: replacing,
+      dependencies: dependencies, factory: factory, isMainActor: isMainActor)
+    return key
   }
 
   /// Registers a node for `key`; the forms' common path, which only erases the key's type.

@@ -22,7 +22,6 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   /// - Parameters:
   ///   - type: The value's type; it may be left out where the compiler can infer it.
   ///   - name: A name that tells apart several registrations of one type.
-  @inline(__always)
   public init(_ type: Value.Type = Value.self, name: String? = nil) {
     self.name = name
     self.nameHash = lookupHash(of: name)
@@ -50,6 +49,13 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
 
   var erased: AnyServiceKey {
     @inline(__always) get { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+  }
+
+  /// A key whose name's hash is known already.
+  @inline(__always)
+  init(name: String?, nameHash: UInt) {
+    self.name = name
+    self.nameHash = nameHash
   }
 
   /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
