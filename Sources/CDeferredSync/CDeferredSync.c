@@ -112,14 +112,17 @@ void cds_futex_wake(uint32_t *word, uint32_t previous) {
 static uint64_t cds_first_page[1u << CDS_WORD_PAGE_SHIFT];
 uint64_t *cds_word_pages[CDS_WORD_PAGE_COUNT] = {cds_first_page};
 
-// Guarded by `cds_words_lock`: the next word never handed out, and the list of words given
-// back (each free word holds the next one's index plus one; 0 ends the list).
+// The next word never handed out, taken without a lock: a word never handed out is 0 (the
+// first page is static, the others come from calloc), so it needs no store either.
 static uint32_t cds_words_next;
+// Guarded by `cds_words_lock`: the list of words given back (each free word holds the next
+// one's index plus one; 0 ends the list). Read without the lock only to tell whether it is
+// empty: a word given back meanwhile waits for the next call.
 static uint32_t cds_words_free;
 
 // Held for a few instructions: os_unfair_lock on Darwin; elsewhere a spin lock that yields
 // its time slice while another thread holds it (a pthread mutex would cost more than the
-// work it guards, on every registration).
+// work it guards).
 #if defined(__APPLE__)
 static os_unfair_lock cds_words_lock = OS_UNFAIR_LOCK_INIT;
 static void cds_words_acquire(void) { os_unfair_lock_lock(&cds_words_lock); }
@@ -133,31 +136,58 @@ static void cds_words_acquire(void) {
 static void cds_words_release(void) { __atomic_store_n(&cds_words_locked, false, __ATOMIC_RELEASE); }
 #endif
 
-cds_word cds_word_make(void) {
-  cds_words_acquire();
-  cds_word word;
-  if (cds_words_free != 0) {
-    word = cds_words_free - 1;
-    cds_words_free = (uint32_t)__atomic_load_n(cds_word_address(word), __ATOMIC_RELAXED);
-  } else {
-    word = cds_words_next;
-    uint32_t page = word >> CDS_WORD_PAGE_SHIFT;
-    if (page >= CDS_WORD_PAGE_COUNT) cds_fail("cds_word_make (out of words)", 0);
-    if (cds_word_pages[page] == NULL) {
-      uint64_t *made = calloc(1u << CDS_WORD_PAGE_SHIFT, sizeof(uint64_t));
-      if (made == NULL) cds_fail("calloc", 0);
-      __atomic_store_n(&cds_word_pages[page], made, __ATOMIC_RELEASE);
-    }
-    cds_words_next = word + 1;
+// Makes the page of `word`, unless another thread has made it meanwhile, and returns `word`.
+// Out of line, as the taking of a word given back: the common path makes no call.
+__attribute__((noinline)) static cds_word cds_word_page_make(cds_word word) {
+  uint32_t page = word >> CDS_WORD_PAGE_SHIFT;
+  if (page >= CDS_WORD_PAGE_COUNT) cds_fail("cds_word_make (out of words)", 0);
+  uint64_t *made = calloc(1u << CDS_WORD_PAGE_SHIFT, sizeof(uint64_t));
+  if (made == NULL) cds_fail("calloc", 0);
+  uint64_t *expected = NULL;
+  if (!__atomic_compare_exchange_n(&cds_word_pages[page], &expected, made, false,
+        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    free(made);
   }
+  return word;
+}
+
+// A word never handed out: no lock, and no store (it is 0). Its page is made, once, by
+// whichever thread first needs it, before the word is handed out.
+static inline cds_word cds_word_make_new(void) {
+  cds_word word = __atomic_fetch_add(&cds_words_next, 1, __ATOMIC_RELAXED);
+  uint32_t page = word >> CDS_WORD_PAGE_SHIFT;
+  if (__builtin_expect(page >= CDS_WORD_PAGE_COUNT ||
+        __atomic_load_n(&cds_word_pages[page], __ATOMIC_ACQUIRE) == NULL, 0)) {
+    return cds_word_page_make(word);
+  }
+  return word;
+}
+
+// A word given back, if there is one (else a new one), under the lock.
+__attribute__((noinline)) static cds_word cds_word_reuse(void) {
+  cds_words_acquire();
+  uint32_t head = __atomic_load_n(&cds_words_free, __ATOMIC_RELAXED);
+  if (head == 0) {
+    cds_words_release();
+    return cds_word_make_new();
+  }
+  cds_word word = head - 1;
+  __atomic_store_n(&cds_words_free,
+    (uint32_t)__atomic_load_n(cds_word_address(word), __ATOMIC_RELAXED), __ATOMIC_RELAXED);
   __atomic_store_n(cds_word_address(word), 0, __ATOMIC_RELAXED);
   cds_words_release();
   return word;
 }
 
+cds_word cds_word_make(void) {
+  if (__atomic_load_n(&cds_words_free, __ATOMIC_RELAXED) != 0) return cds_word_reuse();
+  return cds_word_make_new();
+}
+
 void cds_word_free(cds_word word) {
   cds_words_acquire();
-  __atomic_store_n(cds_word_address(word), (uint64_t)cds_words_free, __ATOMIC_RELAXED);
-  cds_words_free = word + 1;
+  uint32_t head = __atomic_load_n(&cds_words_free, __ATOMIC_RELAXED);
+  __atomic_store_n(cds_word_address(word), (uint64_t)head, __ATOMIC_RELAXED);
+  __atomic_store_n(&cds_words_free, word + 1, __ATOMIC_RELAXED);
   cds_words_release();
 }

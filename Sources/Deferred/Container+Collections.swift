@@ -122,7 +122,7 @@ extension Container {
       } catch {
         // The collection began to build since it was checked: the member stays in the table
         // (nothing leaves it) but in no list and no collection.
-        registry.ordered.removeAll { $0 === member }
+        registry.unlist(memberKey)
         registry.notes[memberKey] = nil
         throw error
       }

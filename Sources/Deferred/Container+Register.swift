@@ -60,7 +60,7 @@ extension Container {
     // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
     // no tuple type at run time.
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver in
         return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
@@ -160,8 +160,8 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Value> {
     // Compile time: the common call, without default arguments (see the parameter form's).
     try add(
-      ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false, dependencies: nil,
-      factory: .producing(factory))
+      Value.self, name: nil, scope: .singleton, priority: .onDemand, replacing: false,
+      dependencies: nil, factory: .producing(factory))
   }
 
   /// Registers a service under `key` whose factory resolves what it needs itself.
@@ -228,7 +228,7 @@ extension Container {
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .async { resolver in
         return objectOfValue(
@@ -297,26 +297,64 @@ extension Container {
     return DependencyList(keys)
   }
 
-  // The key, the dependencies and the factory are consumed: moved into the node and the
-  // result, not copied.
+  /// Registers a node for `Value` under `name`; the by-type forms' common path, which makes
+  /// their key in line.
+  @inline(__always)
+  func add<Value: Sendable>(
+    _: Value.Type, name: String?, scope: Scope, priority: Priority, replacing: Bool,
+    dependencies: consuming DependencyList?, factory: consuming Factory,
+    isMainActor: Bool = false
+  ) throws(DeferredError) -> ServiceKey<Value> {
+    let key = ServiceKey<Value>(name: name, nameHash: lookupHash(of: name))
+    try add(
+      key.erased, scope: scope, priority: priority, replacing: replacing,
+      dependencies: dependencies, factory: factory, isMainActor: isMainActor)
+    return key
+  }
+
+  /// Registers a node for `key`; the forms' common path, which only erases the key's type.
+  @inline(__always)
   func add<Value: Sendable>(
     _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false, note: RegistrationNote? = nil
   ) throws(DeferredError) -> ServiceKey<Value> {
-    if scope == .weak && !isObjectType(Value.self) {
+    try add(
+      key.erased, scope: scope, priority: priority, replacing: replacing,
+      dependencies: dependencies, factory: factory, isMainActor: isMainActor, note: note)
+    return key
+  }
+
+  /// Registers a node for `key`: the work of every form, not generic, so that an
+  /// unspecialised form passes it the key's type as it is and nothing else of `Value`. What
+  /// only a refused or unusual registration needs is out of line (`@inline(never)`): the
+  /// optimiser may inline the rest into the forms.
+  // The key, the dependencies and the factory are consumed: moved into the node, not copied.
+  func add(
+    _ key: consuming AnyServiceKey, scope: Scope, priority: Priority, replacing: Bool,
+    dependencies: consuming DependencyList?, factory: consuming Factory,
+    isMainActor: Bool = false, note: RegistrationNote? = nil
+  ) throws(DeferredError) {
+    if scope.kind != .singleton { try checkScope(scope, of: key) }
+    try add(
+      AnyNode(
+        key: key, scope: scope, priority: priority, dependencies: dependencies, owner: self,
+        factory: factory, isMainActor: isMainActor),
+      replacing: replacing, note: note)
+  }
+
+  /// Refuses a weak service whose values are not objects; notes that a named scope is
+  /// registered.
+  @inline(never)
+  func checkScope(_ scope: Scope, of key: borrowing AnyServiceKey) throws(DeferredError) {
+    if scope == .weak && !isObjectType(key.type) {
+      let key = copy key
       throw DeferredError(
-        .invalidScope, key: key.erased, chain: [key.erased],
-        detail: "as weak: \(Value.self) is not a class nor a protocol bound to classes, and a"
+        .invalidScope, key: key, chain: [key],
+        detail: "as weak: \(key.type) is not a class nor a protocol bound to classes, and a"
           + " weak reference holds only objects")
     }
     if scope.isNamed { Container.namedScopesRegistered.storeRelease(1) }
-    try add(
-      AnyNode(
-        key: key.erased, scope: scope, priority: priority, dependencies: dependencies,
-        owner: self, factory: factory, isMainActor: isMainActor),
-      replacing: replacing, note: note)
-    return key
   }
 
   @inline(__always)
@@ -333,9 +371,15 @@ extension Container {
   @inline(__always)
   func checkPhase(_ node: AnyNode) throws(DeferredError) {
     // The raw phase, compared as it is (not made a `Phase`); the priority only once launched.
-    if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue)
-      && node.priority.isCritical
-    {
+    if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue) {
+      try checkLaunched(node)
+    }
+  }
+
+  /// Refuses a critical registration: the launch has begun.
+  @inline(never)
+  func checkLaunched(_ node: AnyNode) throws(DeferredError) {
+    if node.priority.isCritical {
       // The first frame is gone: a critical service can no longer be built before it.
       throw DeferredError(
         .registrationTooLate, key: node.key, chain: [node.key],
@@ -347,12 +391,17 @@ extension Container {
   /// the lock.
   @inline(__always)
   func checkOpen(_ node: AnyNode, _ registry: borrowing Registry) throws(DeferredError) {
-    if registry.isShutDown {
-      throw DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
+    if registry.isShutDown || (parent != nil && registry.hasPublished) {
+      throw closedError(node, isShutDown: registry.isShutDown)
     }
-    if parent != nil && registry.hasPublished {
-      throw DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
-    }
+  }
+
+  /// The error for a registration in a container shut down, or in a child that has resolved.
+  @inline(never)
+  func closedError(_ node: AnyNode, isShutDown: Bool) -> DeferredError {
+    isShutDown
+      ? DeferredError(.shutDown, key: node.key, chain: [node.key], detail: "register")
+      : DeferredError(.registrationTooLate, key: node.key, chain: [node.key])
   }
 
   /// Puts `node` in the registry and its table, replacing a registration of its key if
@@ -362,46 +411,59 @@ extension Container {
     _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
   ) throws(DeferredError) {
     // The table holds this container's own registrations (a child's copies join it only
-    // once it has published, and it may register no more then). One probe finds the key's
-    // node or the slot it goes in: the room made first, so that the slot stays the key's.
-    registry.makeRoom()
-    let (slot, existing) = registry.table.probe(node.key)
+    // once it has published, and it may register no more then). One probe sets the node if
+    // its key is new, or finds the key's node and its slot.
+    let (slot, existing) = registry.insertIfNew(node)
     if let existing {
-      // Refused while a live child has resolved through this container; otherwise retired
-      // only if it was never built nor is being built. Work queued for it moves to the
-      // replacement, and a resolve that found it builds the replacement.
-      let child = replacing ? registry.livePublishedChild : nil
-      guard replacing && child == nil && existing.retire(replacedBy: node) else {
-        throw DeferredError(
-          replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
-          chain: [node.key],
-          detail: child.map {
-            "the child container made at \($0.origin ?? "?") has resolved through this"
-              + " container already; replace it before any child resolves, or register the"
-              + " replacement in the child"
-          })
-      }
-      registry.replaced.append(existing)
-      if let index = registry.ordered.firstIndex(where: { $0 === existing }) {
-        registry.ordered[index] = node
-      }
-    } else {
-      registry.ordered.append(node)
+      try retire(existing, for: node, replacing: replacing, in: &registry)
     }
     // Most registrations have no note: nothing to keep, nothing to forget.
+    if note != nil || !registry.installing.isEmpty || !registry.notes.isEmpty {
+      keep(note, of: node.key, in: &registry)
+    }
+    // Before the node is published (a new key's node is in the live table, which only this
+    // lock's holder reads): a child that finds it through this container then sees that
+    // something changed.
+    generation.addRelaxed(1)
+    if existing != nil { registry.replace(at: slot, with: node, publishingTo: self) }
+  }
+
+  /// Retires `existing`, the node of `node`'s key, for `node`, or refuses the registration.
+  /// Under the lock.
+  @inline(never)
+  func retire(
+    _ existing: AnyNode, for node: AnyNode, replacing: Bool, in registry: inout Registry
+  ) throws(DeferredError) {
+    // Refused while a live child has resolved through this container; otherwise retired
+    // only if it was never built nor is being built. Work queued for it moves to the
+    // replacement, and a resolve that found it builds the replacement.
+    let child = replacing ? registry.livePublishedChild : nil
+    guard replacing && child == nil && existing.retire(replacedBy: node) else {
+      throw DeferredError(
+        replacing ? .registrationTooLate : .duplicateRegistration, key: node.key,
+        chain: [node.key],
+        detail: child.map {
+          "the child container made at \($0.origin ?? "?") has resolved through this"
+            + " container already; replace it before any child resolves, or register the"
+            + " replacement in the child"
+        })
+    }
+    registry.replaced.append(existing)
+  }
+
+  /// Keeps the note of the registration of `key`, with the module the calling thread
+  /// installs, or forgets the note of the registration it replaces. Under the lock.
+  @inline(never)
+  func keep(_ note: RegistrationNote?, of key: AnyServiceKey, in registry: inout Registry) {
     if let module = registry.installingModule {
       var note = note ?? RegistrationNote()
       note.module = module
-      registry.notes[node.key] = note
+      registry.notes[key] = note
     } else if let note {
-      registry.notes[node.key] = note
-    } else if !registry.notes.isEmpty {
-      registry.notes[node.key] = nil
+      registry.notes[key] = note
+    } else {
+      registry.notes[key] = nil
     }
-    // Before the node is in the table: a child that finds it through this container then
-    // sees that something changed.
-    generation.addRelaxed(1)
-    registry.store(node, at: slot, publishingTo: self)
   }
 }
 

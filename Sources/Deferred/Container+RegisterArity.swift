@@ -48,7 +48,7 @@ extension Container {
     _ factory: @escaping @Sendable () throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: [],
       factory: .sync { resolver in return objectOfValue(try factory()) })
   }
@@ -81,7 +81,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self),
       factory: .sync { resolver in
         return objectOfValue(try factory(resolver.resolve(D1.self)))
@@ -117,7 +117,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1, D2) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self, D2.self),
       factory: .sync { resolver in
         return objectOfValue(try factory(resolver.resolve(D1.self), resolver.resolve(D2.self)))
@@ -153,7 +153,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1, D2, D3) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: [
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil),
@@ -194,7 +194,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1, D2, D3, D4) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: [
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),
@@ -238,7 +238,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1, D2, D3, D4, D5) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: [
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),
@@ -284,7 +284,7 @@ extension Container {
     _ factory: @escaping @Sendable (D1, D2, D3, D4, D5, D6) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
+      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: [
         AnyServiceKey(D1.self, name: nil), AnyServiceKey(D2.self, name: nil),
         AnyServiceKey(D3.self, name: nil), AnyServiceKey(D4.self, name: nil),

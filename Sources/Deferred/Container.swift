@@ -291,15 +291,16 @@ extension Container {
         registry.publish(to: self)
         copiesGeneration.storeRelease(generation)
       }
+      let own = registry.ordered
       var nodes = inheritedNodes
-      for node in registry.ordered { nodes[node.key] = node }
+      for node in own { nodes[node.key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
       // The inherited order, each node swapped for this container's override or copy; then
       // this container's own new registrations, and its copies the ancestors no longer list
       // (one shut down lists nothing): a child of this one sees, and copies, every node this
       // one resolves, and never takes one made without its own overrides.
       var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
-      ordered += registry.ordered.filter { inheritedNodes[$0.key] == nil }
+      ordered += own.filter { inheritedNodes[$0.key] == nil }
       ordered += registry.copies.values.filter { inheritedNodes[$0.key] == nil }
       return VisibleNodes(orderedNodes: ordered)
     }
@@ -308,8 +309,9 @@ extension Container {
   /// Makes the copies this child lacks: of each inherited node that depends, directly or
   /// through others, on one of this container's own registrations. Under the lock.
   private func addCopies(_ registry: inout Registry, inherited: [AnyServiceKey: AnyNode]) {
-    guard !registry.ordered.isEmpty else { return }
-    let own = Set(registry.ordered.lazy.map(\.key))
+    let ordered = registry.ordered
+    guard !ordered.isEmpty else { return }
+    let own = Set(ordered.lazy.map(\.key))
     // Walk reverse edges from this container's own keys: whatever reaches them is affected.
     // A factory that resolves dynamically may need anything, so it counts as affected too.
     var dependents: [AnyServiceKey: [AnyServiceKey]] = [:]

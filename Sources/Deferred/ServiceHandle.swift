@@ -244,11 +244,3 @@ extension Container {
     return ServiceHandle(container: self, node: node)
   }
 }
-
-extension ServiceKey {
-  /// A key whose name's hash is known already.
-  init(name: String?, nameHash: UInt) {
-    self.name = name
-    self.nameHash = nameHash
-  }
-}

@@ -47,7 +47,16 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
   /// How the key is shown in errors and reports: the type, then the name in brackets.
   public var description: String { erased.description }
 
-  var erased: AnyServiceKey { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+  var erased: AnyServiceKey {
+    @inline(__always) get { AnyServiceKey(Value.self, name: name, nameHash: nameHash) }
+  }
+
+  /// A key whose name's hash is known already.
+  @inline(__always)
+  init(name: String?, nameHash: UInt) {
+    self.name = name
+    self.nameHash = nameHash
+  }
 
   /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
   init(_ erased: AnyServiceKey) {
@@ -70,6 +79,7 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
     @inline(__always) get { ObjectIdentifier(type) }
   }
 
+  @inline(__always)
   init(_ type: Any.Type, name: String?, nameHash: UInt? = nil) {
     self.type = type
     self.name = name

@@ -9,9 +9,10 @@
 ///
 /// It hashes the type's metadata address, mixed with the name's hash that the key made once,
 /// with a multiply-shift, and probes linearly. It is at most half full: a table that would be
-/// more grows to twice its size.
+/// more grows (``grow()``).
 struct LookupTable: Sendable {
-  private var nodes: [AnyNode] = []
+  /// The nodes, in the order their keys were first set.
+  private(set) var nodes: [AnyNode] = []
   private var slots: [Int32]
   private var shift: Int
 
@@ -45,42 +46,59 @@ struct LookupTable: Sendable {
     }
   }
 
-  /// The slot of `key`: the one that holds its node, with the node, or the empty slot where it
-  /// would go (``hasRoom`` must be true if the key may be new).
-  func probe(_ key: AnyServiceKey) -> (index: Int, node: AnyNode?) {
+  /// Sets `node` for its key if the key is new; otherwise leaves the table as it is. The table
+  /// must have room for one more key (``hasRoom``).
+  ///
+  /// - Returns: The key's slot, and the node it had if it was set already (the slot of a
+  ///   replacement, for ``replace(at:with:)``).
+  mutating func insert(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
+    precondition(hasRoom, "the lookup table is full")
+    let key = node.key
     let mask = slots.count - 1
     var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
     while true {
       let slot = Int(slots[index])
-      if slot == 0 { return (index, nil) }
-      let node = nodes[slot - 1]
-      if node.key.typeID == key.typeID && node.key.name == key.name { return (index, node) }
+      if slot == 0 { break }
+      let existing = nodes[slot - 1]
+      if existing.key.typeID == key.typeID && existing.key.name == key.name {
+        return (index, existing)
+      }
       index = (index &+ 1) & mask
     }
-  }
-
-  /// Stores `node` in the slot `index` that ``probe(_:)`` gave for its key.
-  ///
-  /// - Returns: The node the slot had, if it had one.
-  @discardableResult
-  mutating func store(_ node: AnyNode, at index: Int) -> AnyNode? {
-    let slot = Int(slots[index])
-    guard slot == 0 else {
-      let old = nodes[slot - 1]
-      nodes[slot - 1] = node
-      return old
-    }
-    precondition(hasRoom, "the lookup table is full")
     nodes.append(node)
-    slots[index] = Int32(nodes.count)
-    return nil
+    slots[index] = Int32(truncatingIfNeeded: nodes.count)
+    return (index, nil)
   }
 
-  /// Doubles the table's size, keeping its nodes where they are.
+  /// Puts `node` in the place of the node of slot `index`, which holds a node of the same key
+  /// (``insert(_:)``).
+  ///
+  /// - Returns: The node replaced.
+  mutating func replace(at index: Int, with node: AnyNode) -> AnyNode {
+    let position = Int(slots[index]) - 1
+    let old = nodes[position]
+    nodes[position] = node
+    return old
+  }
+
+  /// Makes the table four times its size while it is small (under 1,024 slots, 4 KiB), twice
+  /// beyond, keeping its nodes where they are: a composition root that registers a few
+  /// hundred services rebuilds it three or four times, not seven or eight.
   mutating func grow() {
-    let capacity = slots.count * 2
+    rebuild(capacity: slots.count * (slots.count < 1_024 ? 4 : 2))
+  }
+
+  /// Makes the table's slots anew, `capacity` of them (a power of two, at least twice the
+  /// keys), keeping its nodes where they are; the nodes' list is made unique too, with room
+  /// for as many keys as the slots take.
+  ///
+  /// A table that shares its storage with a published copy is rebuilt before it changes: the
+  /// copy a change would make otherwise needs, the first time in a process, the metadata of
+  /// an array of slots looked up by its mangled name.
+  mutating func rebuild(capacity: Int) {
     shift = UInt.bitWidth - capacity.trailingZeroBitCount
     slots = Array(repeating: 0, count: capacity)
+    nodes.reserveCapacity(capacity / 2)
     let mask = capacity - 1
     for position in nodes.indices {
       let key = nodes[position].key

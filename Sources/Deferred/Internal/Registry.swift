@@ -1,14 +1,16 @@
 /// What a container knows, behind its lock: its own registrations, the nodes it built anew for
 /// registrations it inherits, and its lookup table, live and published.
 struct Registry {
-  /// Registrations made in this container, in registration order (a replacement takes the
-  /// place of the node it replaced); the table finds them by key.
-  var ordered: [AnyNode] = []
   /// Inherited registrations this container builds itself, because they depend on one of its
   /// own registrations. Kept for the container's life, so that none is ever built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
-  /// The live table: the own registrations and the copies.
+  /// The live table: the own registrations, then the copies. A child makes its copies only
+  /// once it has published its table, and registers nothing after that, so the table's nodes,
+  /// in the order their keys were first set, are the own registrations first.
   var table = LookupTable()
+  /// Own registrations left out of ``ordered``: a collection's member whose contribution was
+  /// refused, and whatever replaces it. Nearly always empty.
+  private var unlisted: Set<AnyServiceKey> = []
   /// Bumped on every change of `table`.
   private var version = 0
   /// Every table published, the current one last: a lock-free reader may still hold one. A
@@ -16,6 +18,8 @@ struct Registry {
   /// have missed the published one as many times as it has slots, so together they hold a
   /// few times the live table's slots at most.
   private(set) var retired: [LookupSnapshot] = []
+  /// Whether the live table is the one published last, sharing its storage.
+  private var isPublished = false
   /// Lookups that missed the published table since it was published.
   private var missedLookups = 0
   /// Nodes replaced by a registration with `replacing: true`: a reader may still hold one.
@@ -42,32 +46,61 @@ struct Registry {
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
 
+  /// Registrations made in this container, in registration order (a replacement takes the
+  /// place of the node it replaced): the table's nodes before its copies, less the unlisted.
+  var ordered: [AnyNode] {
+    let own = table.count - copies.count
+    var nodes = own == table.count ? table.nodes : Array(table.nodes.prefix(own))
+    if !unlisted.isEmpty { nodes.removeAll { unlisted.contains($0.key) } }
+    return nodes
+  }
+
+  /// Leaves the registration of `key` out of ``ordered``, for good: it stays in the table.
+  mutating func unlist(_ key: AnyServiceKey) {
+    unlisted.insert(key)
+  }
+
   /// Puts `node` in the live table; a node replaced in a published table is replaced there at
   /// once (a handle or a lookup then finds the new one).
   ///
   /// - Returns: The node the key had in the table, if it had one.
   @discardableResult
   mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
-    makeRoom()
-    return store(node, at: table.probe(node.key).index, publishingTo: container)
+    let (index, existing) = insertIfNew(node)
+    guard existing != nil else { return nil }
+    return replace(at: index, with: node, publishingTo: container)
   }
 
-  /// Replaces the live table by one twice its size if one more key would make it more than
-  /// half full.
+  /// Sets `node` in the live table if its key is new there, making room for it first;
+  /// otherwise leaves the table as it is.
+  ///
+  /// - Returns: The key's slot, and the node it has if it was set already.
   @inline(__always)
-  mutating func makeRoom() {
-    if !table.hasRoom { table.grow() }
+  mutating func insertIfNew(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
+    // A table more than half full is replaced by a bigger one; a table published as it
+    // is, by a copy of its own.
+    if !table.hasRoom {
+      table.grow()
+    } else if isPublished {
+      table.rebuild(capacity: table.capacity)
+    }
+    isPublished = false
+    let inserted = table.insert(node)
+    if inserted.existing == nil { version += 1 }
+    return inserted
   }
 
-  /// Stores `node` in the live table's slot `index` (``LookupTable/probe(_:)``), and publishes
-  /// the table at once if it replaces a node that is published.
+  /// Puts `node` in the place of the node of the live table's slot `index`, which has its key
+  /// (``insertIfNew(_:)``), and publishes the table at once if a table was published.
+  ///
+  /// - Returns: The node replaced.
   @discardableResult
-  mutating func store(_ node: AnyNode, at index: Int, publishingTo container: Container)
-    -> AnyNode?
+  mutating func replace(at index: Int, with node: AnyNode, publishingTo container: Container)
+    -> AnyNode
   {
     version += 1
-    let replaced = table.store(node, at: index)
-    if replaced != nil, !retired.isEmpty { publish(to: container) }
+    let replaced = table.replace(at: index, with: node)
+    if !retired.isEmpty { publish(to: container) }
     return replaced
   }
 
@@ -94,6 +127,7 @@ struct Registry {
     guard !isShutDown, retired.last?.version != version else { return }
     let snapshot = LookupSnapshot(table: table, version: version)
     retired.append(snapshot)
+    isPublished = true
     container.published.exchange(snapshot)
     missedLookups = 0
   }
