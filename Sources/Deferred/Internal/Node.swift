@@ -113,8 +113,11 @@ final class AnyNode: @unchecked Sendable {
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: DependencyList?,
     owner: Container, factory: Factory, isMainActor: Bool = false
   ) {
-    self.factory = factory
+    // What is read from the factory and the key first, so that each is then moved into the
+    // node, not copied.
     if case .async = factory { isAsync = true } else { isAsync = false }
+    transientTally = scope.kind == .transient ? owner.recorder.tally(for: key) : nil
+    self.factory = factory
     self.isMainActor = isMainActor
     self.key = key
     if case .named(let name) = scope {
@@ -123,7 +126,6 @@ final class AnyNode: @unchecked Sendable {
       scopeName = 0
     }
     self.kind = scope.kind
-    transientTally = scope.kind == .transient ? owner.recorder.tally(for: key) : nil
     self.priority = priority
     self.dependencies = dependencies
     self.owner = owner
