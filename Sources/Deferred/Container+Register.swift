@@ -63,7 +63,7 @@ extension Container {
       Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver in
-        return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
+        return objectOfValue(try factory(repeat resolver.dependency((each Dependency).self)))
       })
   }
 

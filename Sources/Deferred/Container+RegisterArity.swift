@@ -84,7 +84,7 @@ extension Container {
       Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self),
       factory: .sync { resolver in
-        return objectOfValue(try factory(resolver.resolve(D1.self)))
+        return objectOfValue(try factory(resolver.dependency(D1.self)))
       })
   }
 
@@ -120,7 +120,8 @@ extension Container {
       Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
       dependencies: DependencyList(D1.self, D2.self),
       factory: .sync { resolver in
-        return objectOfValue(try factory(resolver.resolve(D1.self), resolver.resolve(D2.self)))
+        return objectOfValue(
+          try factory(resolver.dependency(D1.self), resolver.dependency(D2.self)))
       })
   }
 
@@ -161,7 +162,8 @@ extension Container {
       factory: .sync { resolver in
         return objectOfValue(
           try factory(
-            resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self)))
+            resolver.dependency(D1.self), resolver.dependency(D2.self), resolver.dependency(D3.self)
+          ))
       })
   }
 
@@ -202,8 +204,9 @@ extension Container {
       factory: .sync { resolver in
         return objectOfValue(
           try factory(
-            resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
-            resolver.resolve(D4.self)))
+            resolver.dependency(D1.self), resolver.dependency(D2.self),
+            resolver.dependency(D3.self),
+            resolver.dependency(D4.self)))
       })
   }
 
@@ -247,8 +250,9 @@ extension Container {
       factory: .sync { resolver in
         return objectOfValue(
           try factory(
-            resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
-            resolver.resolve(D4.self), resolver.resolve(D5.self)))
+            resolver.dependency(D1.self), resolver.dependency(D2.self),
+            resolver.dependency(D3.self),
+            resolver.dependency(D4.self), resolver.dependency(D5.self)))
       })
   }
 
@@ -293,8 +297,10 @@ extension Container {
       factory: .sync { resolver in
         return objectOfValue(
           try factory(
-            resolver.resolve(D1.self), resolver.resolve(D2.self), resolver.resolve(D3.self),
-            resolver.resolve(D4.self), resolver.resolve(D5.self), resolver.resolve(D6.self)))
+            resolver.dependency(D1.self), resolver.dependency(D2.self),
+            resolver.dependency(D3.self),
+            resolver.dependency(D4.self), resolver.dependency(D5.self), resolver.dependency(D6.self)
+          ))
       })
   }
 }

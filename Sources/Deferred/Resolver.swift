@@ -66,6 +66,25 @@ public struct Resolver: ~Copyable {
     return try container.resolve(key, context: context)
   }
 
+  /// A dependency the factory declares by its type, unnamed: its built value at once if it is
+  /// built (the walk built every declared dependency before the factory runs), else resolved
+  /// as ``resolve(_:name:)`` does. Inlined into the parameter forms' factories, with the
+  /// look-up itself out of line.
+  @inline(__always)
+  func dependency<Dependency: Sendable>(_: Dependency.Type) throws(DeferredError) -> Dependency {
+    if let object = builtDependency(ObjectIdentifier(Dependency.self)) {
+      return valueOfObject(object, as: Dependency.self)
+    }
+    return try resolve(ServiceKey<Dependency>())
+  }
+
+  /// The built value of the unnamed dependency of `type`, handed out to the factory; `nil` if
+  /// it is not built in its cell (or the factory observes what it resolves).
+  @inline(never)
+  func builtDependency(_ type: ObjectIdentifier) -> AnyObject? {
+    observes ? nil : builtValue(type, nil, 0)
+  }
+
   /// Resolves the dependency the factory declared at `position` (then moves `position` on),
   /// of type `Dependency`: the keyed forms' factories resolve their keys through this, from
   /// the node's declared keys, rather than from keys of their own.
