@@ -292,6 +292,7 @@ struct StressRound {
     readiness.task("fullyReady") { note in
       note("awaiting fullyReady()")
       do throws(DeferredError) {
+        ledger.event("fullyReady called")
         try await container.fullyReady()
         let report = container.launchReport()
         ledger.event("fullyReady")
