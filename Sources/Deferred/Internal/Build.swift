@@ -76,10 +76,10 @@ extension AnyNode {
         let isRoot = context.frames.count == base
         if top.expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
-          if let claimed = top.claimed {
-            top.claimed = nil
-            let held = try node.build(
-              context, owner: owner, attempt: claimed.attempt, span: claimed.span)
+          if top.attempt != 0 {
+            let attempt = top.attempt
+            top.attempt = 0
+            let held = try node.build(context, owner: owner, attempt: attempt, span: top.span)
             if isRoot { rootHeld = held }
           }
           context.chain.removeLast()
@@ -105,7 +105,7 @@ extension AnyNode {
           top = WalkFrame(node: replacement)
           continue
         case .claimed(let attempt, let span):
-          top.claimed = WalkFrame.Claimed(attempt: attempt, span: span)
+          (top.attempt, top.span) = (attempt, span)
         case .walk:
           break
         }
@@ -149,9 +149,9 @@ extension AnyNode {
       let below = context.frames[base...].reversed()
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
-        guard let claimed = frame.claimed else { continue }
-        withRecorder { $0.discard(claimed.span, context) }
-        frame.node.fail(attempt: claimed.attempt, error)
+        guard frame.attempt != 0 else { continue }
+        withRecorder { $0.discard(frame.span, context) }
+        frame.node.fail(attempt: frame.attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
@@ -164,15 +164,12 @@ extension AnyNode {
 struct WalkFrame {
   var node: AnyNode
   var expanded = false
-  /// The build this context claimed, once it has (and until it runs: a build that fails fails
-  /// itself).
-  var claimed: Claimed?
-
-  /// A claimed build: its attempt, and its record's start.
-  struct Claimed {
-    let attempt: Int
-    let span: Span?
-  }
+  /// The attempt of the build this context claimed, once it has (and until it runs: a build
+  /// that fails fails itself); 0 for none, as attempts count from 1. Flat, not an optional
+  /// pair: a frame is copied on every push and pop.
+  var attempt = 0
+  /// The claimed build's record's start.
+  var span: Span?
 }
 
 extension AnyNode {
