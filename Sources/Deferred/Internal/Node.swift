@@ -206,7 +206,13 @@ final class AnyNode: @unchecked Sendable {
   }
 
   func claim(_ context: BuildContext) -> SlotState.Claim {
-    withState { $0.claim(by: context) }
+    withState { state in
+      // What most claims find, decided where it is inlined; anything else in `claim(by:)`.
+      if let attempt = state.claimIdle(by: context) {
+        return .claimed(attempt: attempt, generation: 0)
+      }
+      return state.claim(by: context)
+    }
   }
 
   /// Publishes or holds the value a build made (``objectOfValue(_:)``), ends the build, wakes
