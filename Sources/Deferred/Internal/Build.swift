@@ -69,6 +69,9 @@ extension AnyNode {
     // share one: it is read from a node (a strong load of an unowned reference) only when the
     // node's differs.
     var owner = owner
+    // The node whose frame was popped last since the last first visit: then a dependency of
+    // the node on top, found in its owner, which its factory is handed to look at first.
+    var built: AnyNode?
     do throws(DeferredError) {
       walk: while true {
         let node = top.node
@@ -79,15 +82,18 @@ extension AnyNode {
           if top.attempt != 0 {
             let attempt = top.attempt
             top.attempt = 0
-            let held = try node.build(context, owner: owner, attempt: attempt, span: top.span)
+            let held = try node.build(
+              context, owner: owner, attempt: attempt, span: top.span, built: built)
             if isRoot { rootHeld = held }
           }
           context.chain.removeLast()
           if isRoot { break walk }
+          built = node
           top = context.frames.removeLast()
           continue
         }
         top.expanded = true
+        built = nil
         switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
@@ -249,11 +255,13 @@ extension AnyNode {
   /// Runs the factory of a build this context claimed, whose dependencies are ready, with
   /// `owner`, the node's, and publishes or holds the value (returned if held); on failure,
   /// fails the build and throws.
+  /// `built`, if not `nil`, is a dependency of this node that the walk found in `owner`
+  /// (``Resolver/builtDependency(_:)``).
   @discardableResult
-  func build(_ context: BuildContext, owner: Container, attempt: Int, span: Span?)
-    throws(DeferredError) -> Held?
-  {
-    let made = run(context, owner: owner)
+  func build(
+    _ context: BuildContext, owner: Container, attempt: Int, span: Span?, built: AnyNode? = nil
+  ) throws(DeferredError) -> Held? {
+    let made = run(context, owner: owner, built: built)
     return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
@@ -287,10 +295,13 @@ extension AnyNode {
   }
 
   /// Runs a synchronous factory on `context`, whose chain ends with this service, with a
-  /// resolver of `owner`, the node's: the value made (its object), or what went wrong.
-  private func run(_ context: BuildContext, owner: Container) -> Result<AnyObject, DeferredError> {
+  /// resolver of `owner`, the node's, handed `built` (``build(_:owner:attempt:span:built:)``):
+  /// the value made (its object), or what went wrong.
+  private func run(_ context: BuildContext, owner: Container, built: AnyNode? = nil)
+    -> Result<AnyObject, DeferredError>
+  {
     do {
-      guard let object = try factory.callSync(self, context, owner: owner) else {
+      guard let object = try factory.callSync(self, context, owner: owner, built: built) else {
         return .failure(DeferredError(.asyncService, key: key, chain: context.chain))
       }
       return .success(object)
