@@ -79,7 +79,7 @@ extension AnyNode {
         let isRoot = context.frames.count == base
         if top.expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
-          if top.attempt != 0 {
+          if top.attempt > 0 {
             let attempt = top.attempt
             top.attempt = 0
             let held = try node.build(
@@ -92,7 +92,7 @@ extension AnyNode {
           top = context.frames.removeLast()
           continue
         }
-        top.expanded = true
+        top.attempt = 0
         built = nil
         switch try node.expand(context, owner: owner) {
         case .done(let held):
@@ -155,7 +155,7 @@ extension AnyNode {
       let below = context.frames[base...].reversed()
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
-        guard frame.attempt != 0 else { continue }
+        guard frame.attempt > 0 else { continue }
         withRecorder { $0.discard(frame.span, context) }
         frame.node.fail(attempt: frame.attempt, error)
       }
@@ -169,13 +169,18 @@ extension AnyNode {
 /// A node on the build walk's stack (``AnyNode/ensureReadyHolding(_:)``).
 struct WalkFrame {
   var node: AnyNode
-  var expanded = false
-  /// The attempt of the build this context claimed, once it has (and until it runs: a build
-  /// that fails fails itself); 0 for none, as attempts count from 1. Flat, not an optional
-  /// pair: a frame is copied on every push and pop.
-  var attempt = 0
+  /// ``unvisited`` until the walk's first visit of the node; then the attempt of the build
+  /// this context claimed (until it runs: a build that fails fails itself), 0 for none, as
+  /// attempts count from 1. One word, not a flag and an optional pair: a frame is copied on
+  /// every push and pop.
+  var attempt = Self.unvisited
   /// The claimed build's record's start.
   var span: Span?
+
+  static let unvisited = -1
+
+  /// Whether the walk visited the node: its dependencies are on the walk's stack, or ready.
+  var expanded: Bool { attempt != Self.unvisited }
 }
 
 extension AnyNode {
