@@ -287,13 +287,12 @@ extension AnyNode {
     _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, owner: Container,
     attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
-    let failure: DeferredError?
-    if case .failure(let error) = made { failure = error } else { failure = nil }
-    owner.recorder.end(span, self, context, attempt: attempt, failure: failure)
     switch made {
     case .success(let object):
+      owner.recorder.end(span, self, context, attempt: attempt, failure: nil)
       return finish(object, attempt: attempt)
     case .failure(let error):
+      owner.recorder.end(span, self, context, attempt: attempt, failure: error)
       fail(attempt: attempt, error)
       throw error
     }
