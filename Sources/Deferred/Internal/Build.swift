@@ -82,9 +82,13 @@ extension AnyNode {
           if top.attempt > 0 {
             let attempt = top.attempt
             top.attempt = 0
-            let held = try node.build(
-              context, owner: owner, attempt: attempt, span: top.span, built: built)
-            if isRoot { rootHeld = held }
+            // Only the root's value is kept: the others' go at once (`nil` for most).
+            if isRoot {
+              rootHeld = try node.build(
+                context, owner: owner, attempt: attempt, span: top.span, built: built)
+            } else {
+              try node.build(context, owner: owner, attempt: attempt, span: top.span, built: built)
+            }
           }
           context.chain.removeLast()
           if isRoot { break walk }
