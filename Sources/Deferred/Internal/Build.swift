@@ -293,10 +293,10 @@ extension AnyNode {
   ) throws(DeferredError) -> Held? {
     switch made {
     case .success(let object):
-      owner.recorder.end(span, self, context, attempt: attempt, failure: nil)
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
       return finish(object, attempt: attempt)
     case .failure(let error):
-      owner.recorder.end(span, self, context, attempt: attempt, failure: error)
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
       fail(attempt: attempt, error)
       throw error
     }

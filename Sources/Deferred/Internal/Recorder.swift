@@ -322,23 +322,23 @@ final class Recorder: Sendable {
     context.dropNested(since: span.nestedBase)
   }
 
-  /// Records the end of the build begun with `span`, which failed with `failure` if it is not
-  /// `nil`. With recording off (no span) it costs one test where it is inlined.
+  /// Records the end of the build begun with `span`, which ended with `outcome` (built, or
+  /// failed). With recording off (no span) it costs one test where it is inlined.
   @inline(__always)
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    failure: DeferredError?
+    outcome: RawBuild.Outcome
   ) {
     guard let span else { return }
-    record(span, node, context, attempt: attempt, failure: failure)
+    record(span, node, context, attempt: attempt, outcome: outcome)
   }
 
-  /// ``end(_:_:_:attempt:failure:)`` once a span is known: one call that reads the clock,
+  /// ``end(_:_:_:attempt:outcome:)`` once a span is known: one call that reads the clock,
   /// settles the nested time, and appends the record.
   @inline(never)
   private func record(
     _ span: Span, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    failure: DeferredError?
+    outcome: RawBuild.Outcome
   ) {
     let end = now()
     Signposts.endBuild(span.signpost)
@@ -357,7 +357,7 @@ final class Recorder: Sendable {
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
-        nested: nested, cpu: cpu, outcome: failure.map { .failed($0) } ?? .built,
+        nested: nested, cpu: cpu, outcome: outcome,
         attempt: attempt, generation: span.generation))
   }
 
