@@ -107,7 +107,7 @@ struct Span {
   /// The context's ``BuildContext/nestedTotal`` when the build began.
   let nestedBase: UInt64
   private let cpuOrNone: UInt64
-  let generation: Int
+  private let generation32: Int32
   /// Its signpost interval (Apple platforms).
   let signpost: Signposts.Interval
 
@@ -119,9 +119,12 @@ struct Span {
     self.start = start
     self.nestedBase = nestedBase
     cpuOrNone = cpu ?? RawBuild.none
-    self.generation = generation
+    generation32 = Int32(truncatingIfNeeded: generation)
     self.signpost = signpost
   }
+
+  /// The generation of the service the build makes.
+  var generation: Int { Int(generation32) }
 
   /// The thread CPU time at the start, where the build's CPU time is measured.
   var cpu: UInt64? { cpuOrNone == RawBuild.none ? nil : cpuOrNone }
