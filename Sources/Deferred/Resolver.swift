@@ -15,16 +15,12 @@ public struct Resolver: ~Copyable {
   let dependent: AnyNode
   /// Whether the factory resolves what it needs itself, its edges observed as it does.
   let observes: Bool
-  /// A dependency the build walk found in `container` for this build and built (or found
-  /// built) last, if any: what a look-up of its key finds, without the look-up.
-  let built: AnyNode?
 
-  init(container: Container, context: BuildContext, dependent: AnyNode, built: AnyNode? = nil) {
+  init(container: Container, context: BuildContext, dependent: AnyNode) {
     self.container = container
     self.context = context
     self.dependent = dependent
     observes = dependent.dependencies == nil
-    self.built = built
   }
 
   /// The built value of the service of `type`, `name` and `nameHash` (its object), handed out
@@ -86,12 +82,7 @@ public struct Resolver: ~Copyable {
   /// it is not built in its cell (or the factory observes what it resolves).
   @inline(never)
   func builtDependency(_ type: ObjectIdentifier) -> AnyObject? {
-    if observes { return nil }
-    // Read through the optional, which is borrowed: the node is not retained for it.
-    if built?.hasUnnamedKey(of: type) == true {
-      return built?.builtValue(handedOutToFactory: true)
-    }
-    return builtValue(type, nil, 0)
+    observes ? nil : builtValue(type, nil, 0)
   }
 
   /// Resolves the dependency the factory declared at `position` (then moves `position` on),

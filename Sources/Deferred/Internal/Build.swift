@@ -69,9 +69,6 @@ extension AnyNode {
     // share one: it is read from a node (a strong load of an unowned reference) only when the
     // node's differs.
     var owner = owner
-    // The node whose frame was popped last since the last first visit: then a dependency of
-    // the node on top, found in its owner, which its factory is handed to look at first.
-    var built: AnyNode?
     do throws(DeferredError) {
       walk: while true {
         let node = top.node
@@ -84,20 +81,17 @@ extension AnyNode {
             top.attempt = 0
             // Only the root's value is kept: the others' go at once (`nil` for most).
             if isRoot {
-              rootHeld = try node.build(
-                context, owner: owner, attempt: attempt, span: top.span, built: built)
+              rootHeld = try node.build(context, owner: owner, attempt: attempt, span: top.span)
             } else {
-              try node.build(context, owner: owner, attempt: attempt, span: top.span, built: built)
+              try node.build(context, owner: owner, attempt: attempt, span: top.span)
             }
           }
           context.chain.removeLast()
           if isRoot { break walk }
-          built = node
           top = context.frames.removeLast()
           continue
         }
         top.attempt = 0
-        built = nil
         switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
@@ -264,13 +258,11 @@ extension AnyNode {
   /// Runs the factory of a build this context claimed, whose dependencies are ready, with
   /// `owner`, the node's, and publishes or holds the value (returned if held); on failure,
   /// fails the build and throws.
-  /// `built`, if not `nil`, is a dependency of this node that the walk found in `owner`
-  /// (``Resolver/builtDependency(_:)``).
   @discardableResult
-  func build(
-    _ context: BuildContext, owner: Container, attempt: Int, span: Span?, built: AnyNode? = nil
-  ) throws(DeferredError) -> Held? {
-    let made = run(context, owner: owner, built: built)
+  func build(_ context: BuildContext, owner: Container, attempt: Int, span: Span?)
+    throws(DeferredError) -> Held?
+  {
+    let made = run(context, owner: owner)
     return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
@@ -303,13 +295,10 @@ extension AnyNode {
   }
 
   /// Runs a synchronous factory on `context`, whose chain ends with this service, with a
-  /// resolver of `owner`, the node's, handed `built` (``build(_:owner:attempt:span:built:)``):
-  /// the value made (its object), or what went wrong.
-  private func run(_ context: BuildContext, owner: Container, built: AnyNode? = nil)
-    -> Result<AnyObject, DeferredError>
-  {
+  /// resolver of `owner`, the node's: the value made (its object), or what went wrong.
+  private func run(_ context: BuildContext, owner: Container) -> Result<AnyObject, DeferredError> {
     do {
-      guard let object = try factory.callSync(self, context, owner: owner, built: built) else {
+      guard let object = try factory.callSync(self, context, owner: owner) else {
         return .failure(DeferredError(.asyncService, key: key, chain: context.chain))
       }
       return .success(object)

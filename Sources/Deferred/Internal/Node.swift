@@ -159,12 +159,6 @@ final class AnyNode: @unchecked Sendable {
 
   var isReady: Bool { value.isSet }
 
-  /// Whether this node's key is the unnamed one of the type `type`.
-  @inline(__always)
-  func hasUnnamedKey(of type: ObjectIdentifier) -> Bool {
-    key.typeID == type && key.name == nil
-  }
-
   /// The published value, read as `Value`; the node must be ready.
   func read<Value>(as _: Value.Type) -> Value {
     guard let object = value.load() else { preconditionFailure("\(key) read before it was built") }
@@ -409,19 +403,15 @@ enum Factory: Sendable {
   /// the optimiser of Swift 6 stops with an error when it inlines the noncopyable resolver
   /// made from the borrowed owner.
   @inline(never)
-  func callSync(
-    _ node: AnyNode, _ context: BuildContext, owner: Container, built: AnyNode? = nil
-  ) throws -> AnyObject? {
+  func callSync(_ node: AnyNode, _ context: BuildContext, owner: Container) throws -> AnyObject? {
     switch self {
     case .sync(let factory):
-      return try factory(
-        Resolver(container: owner, context: context, dependent: node, built: built))
+      return try factory(Resolver(container: owner, context: context, dependent: node))
     case .mainActor(let factory):
       precondition(MainThread.isCurrent, "\(node.key) was built off the main actor")
       return try MainActor.assumeIsolated {
         SendableObject(
-          try factory(
-            Resolver(container: node.owner, context: context, dependent: node, built: built)))
+          try factory(Resolver(container: node.owner, context: context, dependent: node)))
       }.object
     case .async:
       return nil
