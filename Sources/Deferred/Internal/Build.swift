@@ -76,18 +76,22 @@ extension AnyNode {
         let isRoot = context.frames.count == base
         if top.expanded {
           // Every dependency is ready: build it (a transient is made by whoever needs it).
-          if let claimed = top.claimed {
-            top.claimed = nil
-            let held = try node.build(
-              context, owner: owner, attempt: claimed.attempt, span: claimed.span)
-            if isRoot { rootHeld = held }
+          if top.attempt > 0 {
+            let attempt = top.attempt
+            top.attempt = 0
+            // Only the root's value is kept: the others' go at once (`nil` for most).
+            if isRoot {
+              rootHeld = try node.build(context, owner: owner, attempt: attempt, span: top.span)
+            } else {
+              try node.build(context, owner: owner, attempt: attempt, span: top.span)
+            }
           }
           context.chain.removeLast()
           if isRoot { break walk }
           top = context.frames.removeLast()
           continue
         }
-        top.expanded = true
+        top.attempt = 0
         switch try node.expand(context, owner: owner) {
         case .done(let held):
           if isRoot {
@@ -105,7 +109,7 @@ extension AnyNode {
           top = WalkFrame(node: replacement)
           continue
         case .claimed(let attempt, let span):
-          top.claimed = WalkFrame.Claimed(attempt: attempt, span: span)
+          (top.attempt, top.span) = (attempt, span)
         case .walk:
           break
         }
@@ -149,9 +153,9 @@ extension AnyNode {
       let below = context.frames[base...].reversed()
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
-        guard let claimed = frame.claimed else { continue }
-        withRecorder { $0.discard(claimed.span, context) }
-        frame.node.fail(attempt: claimed.attempt, error)
+        guard frame.attempt > 0 else { continue }
+        withRecorder { $0.discard(frame.span, context) }
+        frame.node.fail(attempt: frame.attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
@@ -163,16 +167,18 @@ extension AnyNode {
 /// A node on the build walk's stack (``AnyNode/ensureReadyHolding(_:)``).
 struct WalkFrame {
   var node: AnyNode
-  var expanded = false
-  /// The build this context claimed, once it has (and until it runs: a build that fails fails
-  /// itself).
-  var claimed: Claimed?
+  /// ``unvisited`` until the walk's first visit of the node; then the attempt of the build
+  /// this context claimed (until it runs: a build that fails fails itself), 0 for none, as
+  /// attempts count from 1. One word, not a flag and an optional pair: a frame is copied on
+  /// every push and pop.
+  var attempt = Self.unvisited
+  /// The claimed build's record's start.
+  var span: Span?
 
-  /// A claimed build: its attempt, and its record's start.
-  struct Claimed {
-    let attempt: Int
-    let span: Span?
-  }
+  static let unvisited = -1
+
+  /// Whether the walk visited the node: its dependencies are on the walk's stack, or ready.
+  var expanded: Bool { attempt != Self.unvisited }
 }
 
 extension AnyNode {
@@ -277,13 +283,12 @@ extension AnyNode {
     _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, owner: Container,
     attempt: Int, span: Span?
   ) throws(DeferredError) -> Held? {
-    let failure: DeferredError?
-    if case .failure(let error) = made { failure = error } else { failure = nil }
-    owner.recorder.end(span, self, context, attempt: attempt, failure: failure)
     switch made {
     case .success(let object):
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .built)
       return finish(object, attempt: attempt)
     case .failure(let error):
+      owner.recorder.end(span, self, context, attempt: attempt, outcome: .failed(error))
       fail(attempt: attempt, error)
       throw error
     }

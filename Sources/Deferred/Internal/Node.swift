@@ -206,7 +206,13 @@ final class AnyNode: @unchecked Sendable {
   }
 
   func claim(_ context: BuildContext) -> SlotState.Claim {
-    withState { $0.claim(by: context) }
+    withState { state in
+      // What most claims find, decided where it is inlined; anything else in `claim(by:)`.
+      if let attempt = state.claimIdle(by: context) {
+        return .claimed(attempt: attempt, generation: 0)
+      }
+      return state.claim(by: context)
+    }
   }
 
   /// Publishes or holds the value a build made (``objectOfValue(_:)``), ends the build, wakes
@@ -218,6 +224,32 @@ final class AnyNode: @unchecked Sendable {
   /// lock-free reads, for good.
   @discardableResult
   func finish(_ made: AnyObject, attempt: Int) -> Held? {
+    switch kind {
+    case .weak, .named:
+      return finishHeld(made, attempt: attempt)
+    case .singleton, .transient:
+      // The named scopes' flag read here: no call while none is registered.
+      if holdsValue.isSet
+        || (Container.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
+      {
+        return finishHeld(made, attempt: attempt)
+      }
+      let previous = value.setIfUnset(made)
+      precondition(previous == nil, "a service's value was published twice")
+      // Most builds have no waiter and no queued work: nothing is left to do.
+      guard
+        let published = withState({ state -> SlotState.Ending? in
+          state.endPublished(attempt: attempt) ? nil : state.built(attempt: attempt)
+        })
+      else { return nil }
+      return deliver(published)
+    }
+  }
+
+  /// ``finish(_:attempt:)`` of a value held in the state: a weak or named-scope service's, or
+  /// a singleton's that is built with one. Out of line: most builds publish their value.
+  @inline(never)
+  private func finishHeld(_ made: AnyObject, attempt: Int) -> Held? {
     let ending: SlotState.Ending
     switch kind {
     case .weak:
@@ -229,26 +261,18 @@ final class AnyNode: @unchecked Sendable {
     case .named:
       ending = withState { $0.built(attempt: attempt, storing: .value(made), value: .value(made)) }
     case .singleton, .transient:
-      // The named scopes' flag read here: no call while none is registered.
-      if holdsValue.isSet
-        || (Container.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
-      {
-        holdsValue.set()
-        ending = withState {
-          $0.built(attempt: attempt, storing: .value(made), value: .value(made))
-        }
-      } else {
-        let previous = value.setIfUnset(made)
-        precondition(previous == nil, "a service's value was published twice")
-        // Most builds have no waiter and no queued work: nothing is left to do.
-        guard
-          let published = withState({ state -> SlotState.Ending? in
-            state.endPublished(attempt: attempt) ? nil : state.built(attempt: attempt)
-          })
-        else { return nil }
-        ending = published
+      holdsValue.set()
+      ending = withState {
+        $0.built(attempt: attempt, storing: .value(made), value: .value(made))
       }
     }
+    return deliver(ending)
+  }
+
+  /// Wakes the waiters of a build that ended with `ending` and hands its queued work the
+  /// value; returns the value if it is held. Out of line: most builds have neither.
+  @inline(never)
+  private func deliver(_ ending: SlotState.Ending) -> Held? {
     ending.wake?.leave()
     guard var batch = ending.work else { return ending.value }
     while !batch.isEmpty {

@@ -107,7 +107,7 @@ struct Span {
   /// The context's ``BuildContext/nestedTotal`` when the build began.
   let nestedBase: UInt64
   private let cpuOrNone: UInt64
-  let generation: Int
+  private let generation32: Int32
   /// Its signpost interval (Apple platforms).
   let signpost: Signposts.Interval
 
@@ -119,9 +119,12 @@ struct Span {
     self.start = start
     self.nestedBase = nestedBase
     cpuOrNone = cpu ?? RawBuild.none
-    self.generation = generation
+    generation32 = Int32(truncatingIfNeeded: generation)
     self.signpost = signpost
   }
+
+  /// The generation of the service the build makes.
+  var generation: Int { Int(generation32) }
 
   /// The thread CPU time at the start, where the build's CPU time is measured.
   var cpu: UInt64? { cpuOrNone == RawBuild.none ? nil : cpuOrNone }
@@ -322,23 +325,23 @@ final class Recorder: Sendable {
     context.dropNested(since: span.nestedBase)
   }
 
-  /// Records the end of the build begun with `span`, which failed with `failure` if it is not
-  /// `nil`. With recording off (no span) it costs one test where it is inlined.
+  /// Records the end of the build begun with `span`, which ended with `outcome` (built, or
+  /// failed). With recording off (no span) it costs one test where it is inlined.
   @inline(__always)
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    failure: DeferredError?
+    outcome: RawBuild.Outcome
   ) {
     guard let span else { return }
-    record(span, node, context, attempt: attempt, failure: failure)
+    record(span, node, context, attempt: attempt, outcome: outcome)
   }
 
-  /// ``end(_:_:_:attempt:failure:)`` once a span is known: one call that reads the clock,
+  /// ``end(_:_:_:attempt:outcome:)`` once a span is known: one call that reads the clock,
   /// settles the nested time, and appends the record.
   @inline(never)
   private func record(
     _ span: Span, _ node: AnyNode, _ context: BuildContext, attempt: Int,
-    failure: DeferredError?
+    outcome: RawBuild.Outcome
   ) {
     let end = now()
     Signposts.endBuild(span.signpost)
@@ -357,7 +360,7 @@ final class Recorder: Sendable {
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
-        nested: nested, cpu: cpu, outcome: failure.map { .failed($0) } ?? .built,
+        nested: nested, cpu: cpu, outcome: outcome,
         attempt: attempt, generation: span.generation))
   }
 

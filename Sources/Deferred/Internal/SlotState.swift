@@ -196,6 +196,16 @@ struct SlotState {
     }
   }
 
+  /// ``claim(by:)`` of a service that is idle and has no box (never reset, no queued work),
+  /// what most claims find: the attempt this context now builds, of generation 0; `nil`, the
+  /// state left as it is, for anything else.
+  @inline(__always)
+  mutating func claimIdle(by context: BuildContext) -> Int? {
+    guard rare == nil, case .idle(let attempts) = state else { return nil }
+    state = .building(Building(owner: context, attempt: attempts + 1, generation: 0))
+    return attempts + 1
+  }
+
   private mutating func start(by context: BuildContext, attempt: Int) -> Claim {
     state = .building(Building(owner: context, attempt: attempt, generation: generation))
     return .claimed(attempt: attempt, generation: generation)
