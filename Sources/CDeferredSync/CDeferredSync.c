@@ -120,21 +120,10 @@ static uint32_t cds_words_next;
 // empty: a word given back meanwhile waits for the next call.
 static uint32_t cds_words_free;
 
-// Held for a few instructions: os_unfair_lock on Darwin; elsewhere a spin lock that yields
-// its time slice while another thread holds it (a pthread mutex would cost more than the
-// work it guards).
-#if defined(__APPLE__)
-static os_unfair_lock cds_words_lock = OS_UNFAIR_LOCK_INIT;
-static void cds_words_acquire(void) { os_unfair_lock_lock(&cds_words_lock); }
-static void cds_words_release(void) { os_unfair_lock_unlock(&cds_words_lock); }
-#else
-#include <sched.h>
-static bool cds_words_locked;
-static void cds_words_acquire(void) {
-  while (__atomic_exchange_n(&cds_words_locked, true, __ATOMIC_ACQUIRE)) sched_yield();
-}
-static void cds_words_release(void) { __atomic_store_n(&cds_words_locked, false, __ATOMIC_RELEASE); }
-#endif
+// The library's lock (all zeros is free, on every platform), held for a few instructions.
+static cds_lock cds_words_lock;
+static void cds_words_acquire(void) { cds_lock_lock(&cds_words_lock); }
+static void cds_words_release(void) { cds_lock_unlock(&cds_words_lock); }
 
 // Makes the page of `word`, unless another thread has made it meanwhile, and returns `word`.
 // Out of line, as the taking of a word given back: the common path makes no call.
