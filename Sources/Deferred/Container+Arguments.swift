@@ -120,7 +120,7 @@ extension Container {
               detail: "an argument factory is made only with its argument")
           }
           return objectOfValue(
-            try factory(argument, repeat resolver.resolve((each Dependency).self)))
+            try factory(argument, repeat resolver.dependency((each Dependency).self)))
         }),
       replacing: replacing)
     return key

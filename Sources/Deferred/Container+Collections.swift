@@ -49,7 +49,7 @@ extension Container {
       collection, priority: priority, dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver in
         return objectOfValue(
-          CollectionMember(value: try factory(repeat resolver.resolve((each Dependency).self))))
+          CollectionMember(value: try factory(repeat resolver.dependency((each Dependency).self))))
       })
   }
 

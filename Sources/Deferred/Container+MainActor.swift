@@ -53,7 +53,7 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .mainActor { resolver in
-        return objectOfValue(try factory(repeat resolver.resolve((each Dependency).self)))
+        return objectOfValue(try factory(repeat resolver.dependency((each Dependency).self)))
       }, isMainActor: true)
   }
 

@@ -43,8 +43,7 @@ public struct Resolver: ~Copyable {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    // A built dependency without a key made (the parameter forms' factories resolve each
-    // dependency through here).
+    // A built service without a key made.
     if !observes, let object = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name))
     {
       return valueOfObject(object, as: Value.self)
