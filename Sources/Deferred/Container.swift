@@ -186,8 +186,8 @@ extension Container {
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
   /// only casts the object back to the type it looked the service up by.
   @usableFromInline
-  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
-    lookup(type, name, nameHash)?.builtValue(handedOutToFactory: false)
+  func publishedObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
+    lookup(type, name, nameHash)?.publishedObject(handedOutToFactory: false)
   }
 
   /// The resolve hot path's out-of-line part, with one lookup for what it can answer at once:
@@ -199,11 +199,11 @@ extension Container {
   /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
   /// only casts the object back to the type it looked the service up by.
   @usableFromInline
-  func readyObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+  func immediateObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
     throws(DeferredError) -> AnyObject?
   {
     guard let node = lookup(type, name, nameHash) else { return nil }
-    if let object = node.builtValue(handedOutToFactory: false) { return object }
+    if let object = node.publishedObject(handedOutToFactory: false) { return object }
     guard node.makesAtOnce else { return nil }
     let context = BuildContext.current
     guard context.isIdle else { return nil }

@@ -485,7 +485,7 @@ struct LaunchSchedule: Sendable {
     while true {
       for key in node.knownDependencies {
         // Built ones, the most, gate nothing.
-        guard let dependency = node.owner.lookup(key), !dependency.isReady else { continue }
+        guard let dependency = node.owner.lookup(key), !dependency.isPublished else { continue }
         if let scheduled = entryIDs[ObjectIdentifier(dependency)] {
           guard scheduled != id, entries[scheduled].priority.stage <= stage,
             !entries[scheduled].isFinished, entries[scheduled].gatedBy != call

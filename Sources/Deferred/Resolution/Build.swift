@@ -22,7 +22,7 @@ extension AnyNode {
   @inline(__always)
   func step(_ context: BuildContext, recorder: Recorder) throws(DeferredError) -> Step {
     switch claim(context) {
-    case .ready(let held): return .ready(held)
+    case .built(let held): return .ready(held)
     case .claimed(let attempt, let generation):
       return .build(
         attempt: attempt,
@@ -44,16 +44,16 @@ extension AnyNode {
   /// Declared dependencies are looked up in the node's owner: a node a child container inherits
   /// from its parent takes its dependencies from the parent.
   @discardableResult
-  func ensureReady(_ context: BuildContext) throws(DeferredError) -> AnyNode {
-    try ensureReadyHolding(context).node
+  func ensureBuilt(_ context: BuildContext) throws(DeferredError) -> AnyNode {
+    try ensureBuiltHolding(context).node
   }
 
-  /// ``ensureReady(_:)``, which also returns the root's value if it is held (a weak or
+  /// ``ensureBuilt(_:)``, which also returns the root's value if it is held (a weak or
   /// named-scope service, or a singleton built with one): the value this context built, waited
   /// for, or found, retained, so that a reset or the last holder letting go cannot take it
   /// from under the caller. A weak service the root depends on is not built by the walk (it
   /// would go at once): the factory that needs it builds it when it resolves it.
-  func ensureReadyHolding(_ context: BuildContext) throws(DeferredError) -> (
+  func ensureBuiltHolding(_ context: BuildContext) throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
     // The frame on top in a local, the ones below it on the context's frames, above those of
@@ -125,7 +125,7 @@ extension AnyNode {
             missing = dependency
             return false
           }
-          if !next.isReady && next.kind != .weak {
+          if !next.isPublished && next.kind != .weak {
             if first == nil {
               context.frames.append(top)
               first = next
@@ -164,7 +164,7 @@ extension AnyNode {
   }
 }
 
-/// A node on the build walk's stack (``AnyNode/ensureReadyHolding(_:)``).
+/// A node on the build walk's stack (``AnyNode/ensureBuiltHolding(_:)``).
 struct WalkFrame {
   var node: AnyNode
   /// ``unvisited`` until the walk's first visit of the node; then the attempt of the build
@@ -209,12 +209,12 @@ extension AnyNode {
     if isAsync && !isBuilt {
       throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
     }
-    if isMainActor && kind.isCached && !isReady && context !== BuildContext.mainActor {
+    if isMainActor && kind.isCached && !isPublished && context !== BuildContext.mainActor {
       // Built by the main actor (this thread waiting, if it is another); what it needs is
       // built there too.
       return .done(
         try MainThread.run(for: self, on: context) { main throws(DeferredError) in
-          try self.ensureReadyHolding(main).held
+          try self.ensureBuiltHolding(main).held
         })
     }
     switch kind {
@@ -332,7 +332,7 @@ extension AnyNode {
   {
     switch kind {
     case .singleton, .weak, .named:
-      let (node, held) = try ensureReadyHolding(context)
+      let (node, held) = try ensureBuiltHolding(context)
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
@@ -351,7 +351,7 @@ extension AnyNode {
     if context.isIdle && makesAtOnce { return try makeAtOnce(context) }
     // A transient whose declared dependencies are all built needs no walk of the graph.
     if !dependenciesAreBuilt || (!context.chain.isEmpty && context.chain.contains(key)) {
-      try ensureReady(context)
+      try ensureBuilt(context)
     }
     return try makeValue(context)
   }
@@ -423,7 +423,7 @@ extension AnyNode {
   func resolveSlowAsync<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     async throws(DeferredError) -> Value
   {
-    let (node, held) = try await ensureReadyHoldingAsync(context)
+    let (node, held) = try await ensureBuiltHoldingAsync(context)
     guard kind == .transient else {
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
@@ -445,25 +445,25 @@ extension AnyNode {
   /// on the calling task, its dependencies resolved as its factory asks for them. Returns the
   /// node that holds the value (this one, or its replacement).
   @discardableResult
-  func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
-    try await ensureReadyHoldingAsync(context).node
+  func ensureBuiltAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
+    try await ensureBuiltHoldingAsync(context).node
   }
 
-  /// ``ensureReadyAsync(_:)``, which also returns the value if it is held (as
-  /// ``ensureReadyHolding(_:)``).
-  func ensureReadyHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
+  /// ``ensureBuiltAsync(_:)``, which also returns the value if it is held (as
+  /// ``ensureBuiltHolding(_:)``).
+  func ensureBuiltHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
     guard isAsync else {
-      if isReady { return (self, nil) }
+      if isPublished { return (self, nil) }
       if isMainActor {
         let found = try await onMainActor(for: context) { main throws(DeferredError) in
-          try self.ensureReadyHolding(main)
+          try self.ensureBuiltHolding(main)
         }
         return found
       }
       return try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
-        try self.ensureReadyHolding(threadContext)
+        try self.ensureBuiltHolding(threadContext)
       }
     }
     guard kind.isCached else {
@@ -480,7 +480,7 @@ extension AnyNode {
     case .replaced(let replacement):
       // A scheduled job's root replaced: building the replacement is the job's build.
       if context.scheduled === self { context.scheduled = replacement }
-      return try await replacement.ensureReadyHoldingAsync(context)
+      return try await replacement.ensureBuiltHoldingAsync(context)
     case .build(let attempt, let span):
       context.chain.append(key)
       defer { context.chain.removeLast() }

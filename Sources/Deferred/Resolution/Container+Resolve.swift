@@ -22,7 +22,7 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if let object = try readyObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+    if let object = try immediateObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
@@ -35,7 +35,7 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable @inline(__always)
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if let object = try readyObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = try immediateObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(key)
@@ -70,7 +70,7 @@ extension Container {
   /// - Returns: The service.
   @inlinable @inline(__always)
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
-    if let object = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = publishedObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return requireSlow(key)
@@ -133,11 +133,11 @@ extension Container {
     guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
-    if let object = node.builtValue(handedOutToFactory: context != nil) {
+    if let object = node.publishedObject(handedOutToFactory: context != nil) {
       return valueOfObject(object, as: Value.self)
     }
     node.markHandedOut(toFactory: context != nil)
-    if let held = node.heldValue() { return held.read(as: Value.self) }
+    if let held = node.held() { return held.read(as: Value.self) }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
@@ -150,11 +150,11 @@ extension Container {
       throw missing(key.erased, chain: context.chain)
     }
     let toFactory = context != nil
-    if let object = node.builtValue(handedOutToFactory: toFactory) {
+    if let object = node.publishedObject(handedOutToFactory: toFactory) {
       return valueOfObject(object, as: Value.self)
     }
     node.markHandedOut(toFactory: toFactory)
-    if let held = node.heldValue() { return held.read(as: Value.self) }
+    if let held = node.held() { return held.read(as: Value.self) }
     return try node.resolveSlow(context ?? .current, as: Value.self)
   }
 }
@@ -163,7 +163,7 @@ extension AnyNode {
   /// The published value (its object), if the singleton is built, noted as handed out: to a
   /// factory, or to the app (each flag is stored once, not on every resolve).
   @inline(__always)
-  func builtValue(handedOutToFactory toFactory: Bool) -> AnyObject? {
+  func publishedObject(handedOutToFactory toFactory: Bool) -> AnyObject? {
     guard let object = value.load() else { return nil }
     if toFactory { wasNeeded.set() } else { wasResolved.set() }
     return object

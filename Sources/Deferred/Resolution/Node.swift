@@ -157,7 +157,7 @@ final class AnyNode: @unchecked Sendable {
     withState { $0.observe(dependency) }
   }
 
-  var isReady: Bool { value.isSet }
+  var isPublished: Bool { value.isSet }
 
   /// The published value, read as `Value`; the node must be ready.
   func read<Value>(as _: Value.Type) -> Value {
@@ -168,7 +168,7 @@ final class AnyNode: @unchecked Sendable {
   /// Whether the service is built: published in its cell, or held (a weak one's object may be
   /// gone since).
   var isBuilt: Bool {
-    isReady || ((kind.isHeld || holdsValue.isSet) && withState { $0.isHeld })
+    isPublished || ((kind.isHeld || holdsValue.isSet) && withState { $0.isHeld })
   }
 
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
@@ -286,13 +286,13 @@ final class AnyNode: @unchecked Sendable {
   /// retained under the lock; `nil` for any other, or one not built: the resolve of a held
   /// service that is built takes this lock and no walk.
   @inline(__always)
-  func heldValue() -> Held? {
+  func held() -> Held? {
     switch kind {
     case .transient: return nil
     case .singleton: if !holdsValue.isSet { return nil }
     case .weak, .named: break
     }
-    return withState { $0.heldValue }
+    return withState { $0.held }
   }
 
   /// Whether a value of this service, made now, was made with a named scope's value: one of
@@ -385,7 +385,7 @@ final class AnyNode: @unchecked Sendable {
 extension Container {
   /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
   func areBuilt(_ keys: DependencyList) -> Bool {
-    keys.allSatisfy { key in lookup(key)?.isReady ?? false }
+    keys.allSatisfy { key in lookup(key)?.isPublished ?? false }
   }
 }
 

@@ -6,13 +6,13 @@ import Dispatch
 /// | state | claim | built | failed | whenReady | retire (replaced) | reset |
 /// | --- | --- | --- | --- | --- | --- | --- |
 /// | idle(n) | → building(n+1): `claimed` | stale only | stale only | queued | → retired: hands its queued work to the replacement | nothing |
-/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → ready or held: wake waiters, deliver work | → idle(n): wake waiters | queued | refused | → idle(n), the build goes stale; generation+1 |
-/// | ready | `ready` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
-/// | held(value, n) | `ready(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
+/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → published or held: wake waiters, deliver work | → idle(n): wake waiters | queued | refused | → idle(n), the build goes stale; generation+1 |
+/// | published | `built` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
+/// | held(value, n) | `built(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
 /// | retired(by) | `replaced(by)` | – | – | forwarded to `by` | refused | nothing |
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
-/// `ready` is a singleton published in its node's lock-free cell, for good; `held` is a weak
+/// `published` is a singleton published in its node's lock-free cell, for good; `held` is a weak
 /// or named-scope service, or a singleton built with one, whose value lives here (one per
 /// generation, or a weak reference) so that it can be dropped. A stale build (begun before a
 /// reset) ends apart from the state: its value goes to its owner and the waiters that joined
@@ -23,7 +23,7 @@ struct SlotState {
   private enum State {
     case idle(attempts: Int)
     case building(Building)
-    case ready
+    case published
     case held(Stored, attempts: Int)
     case retired(replacement: AnyNode)
   }
@@ -135,7 +135,7 @@ struct SlotState {
   /// What a context gets when it asks to build the service.
   enum Claim {
     /// Built already: published in the node's cell (`nil`), or held (its value, retained).
-    case ready(Held?)
+    case built(Held?)
     /// This context now builds it (this attempt, of this generation), and must end it with
     /// `built` or `failed`.
     case claimed(attempt: Int, generation: Int)
@@ -173,12 +173,12 @@ struct SlotState {
 
   mutating func claim(by context: BuildContext) -> Claim {
     switch state {
-    case .ready:
-      return .ready(nil)
+    case .published:
+      return .built(nil)
     case .held(.value(let object), _):
-      return .ready(.value(object))
+      return .built(.value(object))
     case .held(.weak(let reference), let attempts):
-      if let object = reference.object { return .ready(.object(object)) }
+      if let object = reference.object { return .built(.object(object)) }
       // The last holder let it go: built anew, as a new generation.
       nextGeneration()
       return start(by: context, attempt: attempts + 1)
@@ -224,8 +224,8 @@ struct SlotState {
   }
 
   /// Whether the service is built.
-  var isReady: Bool {
-    if case .ready = state { return true }
+  var isPublished: Bool {
+    if case .published = state { return true }
     return false
   }
 
@@ -237,7 +237,7 @@ struct SlotState {
 
   /// The held value, retained, if the service is built and held (and, if weak, its object
   /// is still alive).
-  var heldValue: Held? {
+  var held: Held? {
     switch state {
     case .held(.value(let object), _): return .value(object)
     case .held(.weak(let reference), _): return reference.object.map { .object($0) }
@@ -253,7 +253,7 @@ struct SlotState {
     guard rare == nil, case .building(let building) = state, building.latch == nil,
       building.attempt == attempt
     else { return false }
-    state = .ready
+    state = .published
     return true
   }
 
@@ -273,7 +273,7 @@ struct SlotState {
     if let storing {
       state = .held(storing, attempts: attempt)
     } else {
-      state = .ready
+      state = .published
     }
     // Most builds have no queued work (and no box): nothing to hand over, no array copied or
     // replaced.
@@ -318,7 +318,7 @@ struct SlotState {
       box.stale.append(building)
       state = .idle(attempts: building.attempt)
       return nil
-    case .idle, .ready, .retired:
+    case .idle, .published, .retired:
       return nil
     }
   }
@@ -329,7 +329,7 @@ struct SlotState {
     switch state {
     case .retired(let replacement):
       return .forward(replacement)
-    case .ready where !delivering:
+    case .published where !delivering:
       return .now(nil)
     case .held(.value(let object), _) where !delivering:
       return .now(.value(object))
