@@ -69,6 +69,11 @@ public final class Container: Sendable {
   /// ``LaunchSchedule/phase``'s raw value, readable without the lock (registration and
   /// handles read it).
   let launchPhase = AtomicWord(UInt64(LaunchSchedule.Phase.notLaunched.rawValue))
+  /// Whether the container is shut down, read with relaxed ordering: the check of the paths
+  /// that take no lock, which then go the way that takes one.
+  var isShutDownRelaxed: Bool {
+    launchPhase.loadRelaxed() == UInt64(LaunchSchedule.Phase.shutDown.rawValue)
+  }
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.

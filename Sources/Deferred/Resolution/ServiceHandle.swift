@@ -197,14 +197,11 @@ extension AnyNode {
   @usableFromInline
   func publishedObject(for container: Container) -> AnyObject? {
     guard let object = value.load(), !isShutDown,
-      container.launchPhase.loadRelaxed() != shutDownPhase
+      !container.isShutDownRelaxed
     else { return nil }
     return object
   }
 }
-
-/// ``LaunchSchedule/Phase/shutDown``'s raw value (a test checks that they agree).
-let shutDownPhase: UInt64 = 5
 
 extension Container {
   /// Returns a handle to the service registered for `type` and `name`: looked up now, built
