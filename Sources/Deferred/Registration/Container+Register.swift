@@ -43,15 +43,12 @@ extension Container {
 
   /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
   ///
-  /// Compile time: a caller that calls a function generic over a parameter pack makes the
-  /// pack's metadata on its stack, and the compiler frees it only where the calling function
-  /// returns, on every path, the path of each `try` included. A composition root of N
-  /// registrations that called this directly had N pack allocations each freed on N error
-  /// paths: code quadratic in N, and minutes of LLVM for 1,000 registrations. The shim is
-  /// specialised per registration in the caller's module (it is `@inlinable`), so the pack is
-  /// made, and freed, inside the shim's small specialisation; `@inline(never)` keeps it there
-  /// (inlined, it would bring the pack back into the caller). A registration costs one more
-  /// call (Benchmarks/README.md, "Compile time").
+  /// The compiler frees a pack's metadata, made on the caller's stack, on every path out of
+  /// the calling function, the path of each `try` included
+  /// (https://github.com/swiftlang/swift/pull/66201): a composition root that called this
+  /// directly would compile in time quadratic in its registrations. The shim, specialised per
+  /// registration in the caller's module and never inlined, keeps each pack inside it
+  /// (Benchmarks/README.md, "Compile time").
   @usableFromInline
   func registerByType<Value: Sendable, each Dependency: Sendable>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,

@@ -400,8 +400,8 @@ enum Factory: Sendable {
   /// Calls a synchronous factory (a main-actor one on the main actor, which the walk hopped to
   /// before it claimed the service) with a resolver of `node`'s build on `context`, in
   /// `owner`, the node's; `nil` for an `async` factory, which it does not call. Not inlined:
-  /// the optimiser of Swift 6 stops with an error when it inlines the noncopyable resolver
-  /// made from the borrowed owner.
+  /// inlined, the noncopyable resolver made from the borrowed owner stops the optimiser with
+  /// "copy of noncopyable typed value" (https://github.com/swiftlang/swift/issues/78082).
   @inline(never)
   func callSync(_ node: AnyNode, _ context: BuildContext, owner: Container) throws -> AnyObject? {
     switch self {
