@@ -351,7 +351,7 @@ extension Container {
         detail: "as weak: \(key.type) is not a class nor a protocol bound to classes, and a"
           + " weak reference holds only objects")
     }
-    if scope.isNamed { Container.namedScopesRegistered.storeRelease(1) }
+    if scope.isNamed { AnyNode.namedScopesRegistered.storeRelease(1) }
   }
 
   @inline(__always)

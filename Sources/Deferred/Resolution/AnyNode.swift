@@ -87,6 +87,10 @@ final class AnyNode: @unchecked Sendable {
   /// then resolves by key (and fails), without reading the owner.
   private static let shutDownBit: UInt64 = 64
 
+  /// Whether a named scope was registered in any container of the process: until one is, a
+  /// build need not look for one among its dependencies.
+  static let namedScopesRegistered = AtomicWord()
+
   /// Whether the owner is shut down.
   @inline(__always)
   var isShutDown: Bool { flags.loadAcquire() & Self.shutDownBit != 0 }
@@ -230,7 +234,7 @@ final class AnyNode: @unchecked Sendable {
     case .singleton, .transient:
       // The named scopes' flag read here: no call while none is registered.
       if holdsValue.isSet
-        || (Container.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
+        || (Self.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
       {
         return finishHeld(made, attempt: attempt)
       }
@@ -300,7 +304,7 @@ final class AnyNode: @unchecked Sendable {
   /// transient or weak service that depends on one. Skipped (one atomic load) while no named
   /// scope is registered.
   func dependsOnNamedScope() -> Bool {
-    guard Container.namedScopesRegistered.loadAcquire() != 0 else { return false }
+    guard Self.namedScopesRegistered.loadAcquire() != 0 else { return false }
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
     var queue: [AnyNode] = [self]
     while let node = queue.popLast() {
