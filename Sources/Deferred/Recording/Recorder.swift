@@ -10,9 +10,6 @@
   import Musl
 #endif
 
-/// How a build came about: the public ``BuildTrigger``, which the reports show.
-typealias Trigger = BuildTrigger
-
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
 /// never while the app launches.
 ///
@@ -46,13 +43,13 @@ struct RawBuild: Sendable {
   /// The thread that ran the factory, as its index in ``ThreadNames``.
   private let threadIndex: UInt32
   let priority: Priority
-  let trigger: Trigger
+  let trigger: BuildTrigger
   let qos: BuildQoS?
 
   /// A record of a build on the thread `thread` (interned here: the build paths pass their
   /// context's index instead).
   init(
-    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    node: AnyNode, priority: Priority, trigger: BuildTrigger, requestedBy: AnyServiceKey?,
     thread: ThreadInfo, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
     nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
   ) {
@@ -65,7 +62,7 @@ struct RawBuild: Sendable {
 
   /// A record of a build on the thread of index `threadIndex` in ``ThreadNames``.
   init(
-    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    node: AnyNode, priority: Priority, trigger: BuildTrigger, requestedBy: AnyServiceKey?,
     threadIndex: UInt32, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
     nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
   ) {

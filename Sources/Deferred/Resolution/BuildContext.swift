@@ -45,7 +45,7 @@ final class BuildContext: @unchecked Sendable {
     var making: AnyNode?
     var frames: [WalkFrame] = []
     var nestedTotal: UInt64 = 0
-    var trigger = Trigger.onDemand
+    var trigger = BuildTrigger.onDemand
     var flags: Set<LaunchFlag> = []
     var scheduled: AnyNode?
     var qos: BuildQoS?
@@ -160,7 +160,7 @@ final class BuildContext: @unchecked Sendable {
   }
 
   /// How builds on this context come about, and the launch flags in force.
-  var trigger: Trigger {
+  var trigger: BuildTrigger {
     get { state.trigger }
     set { state.trigger = newValue }
   }
