@@ -11,14 +11,10 @@
 #endif
 
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
-/// never while the app launches.
-///
-/// Every build of a launch keeps one until the container goes, so it stays small: the
-/// requesting service is its type and name (its key's hash is made again for a report), the
-/// thread its index in ``ThreadNames`` (nothing retained), an absent time a sentinel, and
-/// attempt and generation 32 bits each.
+/// never while the app launches. Every build keeps one until the container goes, so it stays
+/// small (Benchmarks/README.md, "Why the core is shaped as it is").
 struct RawBuild: Sendable {
-  /// How it ended: one word (the error is one reference), nothing allocated for it.
+  /// How it ended.
   enum Outcome: Sendable {
     case built
     case failed(DeferredError)
@@ -220,8 +216,7 @@ final class TransientTally: Sendable {
   }
 }
 
-/// A transient service and its tally. (A struct, not a tuple: the runtime makes a tuple's
-/// metadata when it is first used, in every process.)
+/// A transient service and its tally.
 struct TransientEntry: Sendable {
   let service: AnyServiceKey
   let tally: TransientTally
@@ -230,16 +225,14 @@ struct TransientEntry: Sendable {
 /// Every build a container recorded, in the order their records were appended, under a lock:
 /// a report sees every record whose append ended before it was asked.
 struct BuildLog: Sendable {
-  /// Room the first append makes: a launch records hundreds of builds, which would otherwise
-  /// grow the array through a reallocation at every power of two.
+  /// Room the first append makes: a launch records hundreds of builds.
   static let initialCapacity = 256
   private let records = Locked<[RawBuild]>([])
 
-  /// Appends `record` (inlined into the recorder's one caller per build, which makes the
-  /// record in place).
+  /// Appends `record`.
   @inline(__always)
   func append(_ record: consuming RawBuild) {
-    // Moved into the array, not copied: a copy would retain and release its references.
+    // Moved into the array, not copied.
     var pending = Optional(record)
     records.withLock { records in
       if records.capacity == 0 { records.reserveCapacity(Self.initialCapacity) }

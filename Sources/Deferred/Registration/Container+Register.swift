@@ -34,10 +34,7 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // A shim specialised in the caller's module: see `registerByType`. Factories of up to six
-    // parameters, with options or without, call the overloads of
-    // Container+RegisterArity.swift instead, which specialise nothing in the caller's module.
-    // Beyond six, a call specialises this shim, and its default arguments' generators (they
-    // take its `@inline(never)`): Benchmarks/README.md, "Compile time".
+    // parameters call the overloads of Container+RegisterArity.swift instead.
     try registerByType(name, scope, priority, replacing, factory)
   }
 

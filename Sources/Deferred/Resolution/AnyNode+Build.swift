@@ -325,7 +325,7 @@ extension AnyNode {
   /// report says how many were).
   func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    // The owner read once: each read of the unowned reference retains it.
+    // The owner read once, not at each use of the unowned reference.
     let owner = owner
     let made = runCounted(context, owner: owner, recorder: owner.recorder)
     context.endMaking()

@@ -7,10 +7,8 @@ import Dispatch
 /// ordering, so resolving a built service takes no lock. Everything else of the node's
 /// lifecycle is its ``SlotState``, behind its lock.
 ///
-/// One class for every service, not a generic class per service type: the Swift runtime makes
-/// the metadata of a generic class for each type it is used with (thousands of instructions
-/// the first time, in a process that has just started). A node knows its value's type only as
-/// `key.type`; the resolve that reads the value casts it back to the type it asked for.
+/// One class for every service, not a generic class per service type (Benchmarks/README.md,
+/// "Why the core is shaped as it is"): a resolve casts the value back to the type it asked for.
 ///
 /// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
 /// under the node's lock (``NodeLocks``); everything else is immutable or atomic.
@@ -117,8 +115,6 @@ final class AnyNode: @unchecked Sendable {
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: DependencyList?,
     owner: Container, factory: Factory, isMainActor: Bool = false
   ) {
-    // What is read from the factory and the key first, so that each is then moved into the
-    // node, not copied.
     if case .async = factory { isAsync = true } else { isAsync = false }
     transientTally = scope.kind == .transient ? owner.recorder.tally(for: key) : nil
     self.factory = factory

@@ -197,12 +197,9 @@ extension Container {
     return lookupSlow(bits, name, nameHash)
   }
 
-  /// The resolve hot path's out-of-line part: the value of the built singleton registered for
-  /// `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it is not built (or
-  /// not a singleton, or not registered).
-  ///
-  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only casts the object back to the type it looked the service up by.
+  /// The resolve hot path's out-of-line part, not generic: the value of the built singleton
+  /// registered for `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it
+  /// is not built (or not a singleton, or not registered).
   @usableFromInline
   func publishedObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
     lookup(type, name, nameHash)?.publishedObject(handedOutToFactory: false)
@@ -213,9 +210,6 @@ extension Container {
   /// transient one if it is made at once (``AnyNode/makesAtOnce``, on an idle context), as its
   /// object (``objectOfValue(_:)``); `nil` for anything else, which the generic slow path
   /// resolves.
-  ///
-  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only casts the object back to the type it looked the service up by.
   @usableFromInline
   func immediateObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
     throws(DeferredError) -> AnyObject?
@@ -235,9 +229,9 @@ extension Container {
   /// publishes that table when the published one is out of date (``Registry/lookedUp(_:)``).
   /// A child asks its parent for what it does not hold, unless an ancestor registered
   /// something since it last worked out its copies: it then works them out again first. A
-  /// parent's registration bumps its generation before its node is in the table, so a child
-  /// that found the node through its parent sees the new generation when it checks again, and
-  /// starts over.
+  /// registration bumps its container's generation under the registry's lock, before anyone
+  /// else can find its node, so a child that found the node through its parent sees the new
+  /// generation when it checks again, and starts over.
   @inline(never)
   private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     guard let parent else {

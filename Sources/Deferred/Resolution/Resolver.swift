@@ -44,7 +44,8 @@ public struct Resolver: ~Copyable {
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
     // A built service without a key made.
-    if !observes, let object = publishedObject(ObjectIdentifier(Value.self), name, lookupHash(of: name))
+    if !observes,
+      let object = publishedObject(ObjectIdentifier(Value.self), name, lookupHash(of: name))
     {
       return valueOfObject(object, as: Value.self)
     }

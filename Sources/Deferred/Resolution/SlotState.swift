@@ -36,8 +36,7 @@ struct SlotState {
   }
 
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
-  /// made by the first of them (most builds have no waiter, and allocate none). Attempt and
-  /// generation in 32 bits each, to keep every node's state small.
+  /// made by the first of them.
   private struct Building {
     let owner: BuildContext
     private let attempt32: Int32
@@ -55,8 +54,8 @@ struct SlotState {
   }
 
   /// The parts of the state most services never use (queued work, observed dependencies, a
-  /// generation after a reset, stale builds), in a box made on first use: one word in every
-  /// node instead of 33 bytes. Copied on write, so the state stays a value.
+  /// generation after a reset, stale builds), in a box made on first use. Copied on write, so
+  /// the state stays a value.
   private final class Rare {
     var pending: [PendingWork] = []
     var observed: [AnyServiceKey] = []
@@ -75,8 +74,7 @@ struct SlotState {
     }
   }
 
-  // The box first and the state last, so that the node packs its own small fields in the
-  // bytes after the state.
+  // The box first and the state last: the node packs its small fields after the state.
   private var rare: Rare?
   private var state = State.idle(attempts: 0)
 
@@ -161,8 +159,7 @@ struct SlotState {
   /// (then call ``delivered()`` until it returns nothing).
   struct Ending {
     let wake: DispatchGroup?
-    /// The work to deliver, `nil` if there is none: most builds have none, and an empty array
-    /// would be retained and released on every build's end.
+    /// The work to deliver, `nil` if there is none.
     let work: [PendingWork]?
     /// The value to hand the work, if it is held.
     let value: Held?
@@ -275,8 +272,7 @@ struct SlotState {
     } else {
       state = .published
     }
-    // Most builds have no queued work (and no box): nothing to hand over, no array copied or
-    // replaced.
+    // Most builds have no queued work (and no box): nothing to hand over.
     guard let rare, !rare.pending.isEmpty else {
       if delivering { unsharedRare().delivering = false }
       return Ending(wake: latch?.finish(.built(value)), work: nil, value: value)
@@ -381,9 +377,8 @@ struct PendingWork {
 /// the service while it is being built wait on the latch.
 ///
 /// A latch has no lock of its own: its outcome and group are read and written only under the
-/// lock of the node it builds (``AnyNode/withState(_:)``), which every transition takes anyway. The
-/// Dispatch group waiters block on is made only when the first of them arrives: most builds
-/// have no waiter, and pay for none.
+/// lock of the node it builds (``AnyNode/withState(_:)``). The Dispatch group waiters block on
+/// is made when the first of them arrives.
 ///
 /// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
 /// safety").
