@@ -24,7 +24,7 @@ let package = Package(
     // the rest everywhere.
     .target(name: "DeferredMetricKit", dependencies: ["Deferred"]),
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
-    .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
+    .target(name: "DeferredDemoKit", dependencies: ["Deferred", "DeferredMetricKit"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
     .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
     // The demo's services, wiring and commands: apart, so that the library's tests need only it.
