@@ -21,8 +21,9 @@ public enum LaunchEvent: Sendable, Hashable {
   /// A singleton's build began on the calling thread: its factory, or the dependencies it
   /// builds first. `service` is named as ``BuildRecord/service`` names it.
   case buildBegan(service: String, priority: Priority)
-  /// A build begun with ``buildBegan(service:priority:)`` ended on the same thread: built, or
-  /// failed (its factory threw, or a service it needs failed before it ran).
+  /// A build begun with ``buildBegan(service:priority:)`` ended, built or failed (its factory
+  /// threw, or a service it needs failed before it ran): told on the thread it ended on, the
+  /// one it began on unless its factory is `async`.
   case buildEnded(service: String, priority: Priority, outcome: BuildRecord.Outcome)
 }
 
