@@ -50,7 +50,7 @@ public final class FieldMeasurement: Sendable {
     case none
   }
 
-  /// The system calls on this platform: ``MetricKitSystem`` on iOS, `nil` elsewhere (a field
+  /// The system calls on this platform: `MetricKitSystem` on iOS, `nil` elsewhere (a field
   /// measurement with no system does nothing).
   public static var platformSystem: (any FieldSystem)? {
     #if canImport(MetricKit) && os(iOS)

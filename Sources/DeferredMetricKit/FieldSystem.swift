@@ -1,7 +1,7 @@
 /// The system calls of field measurement: MetricKit's extended launch and custom signposts,
 /// behind a protocol so that tests (and platforms without MetricKit) put something else there.
 ///
-/// ``MetricKitSystem`` makes the calls on iOS. A test gives ``FieldMeasurement`` a recording
+/// `MetricKitSystem` makes the calls on iOS. A test gives ``FieldMeasurement`` a recording
 /// double and checks what was called, when, and on which thread; a double that throws stands
 /// for the system refusing.
 ///
