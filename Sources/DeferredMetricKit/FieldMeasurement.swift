@@ -36,7 +36,8 @@ public final class FieldMeasurement: Sendable {
     /// When every service scheduled after the first frame is built.
     case fullyReady
     /// When each of these services (named as `BuildRecord.service` names them) is built, or
-    /// one of them failed.
+    /// one of them failed. Name services the launch builds (critical or scheduled after the
+    /// first frame): while one is never built, the task stays open.
     case built(Set<String>)
   }
 
