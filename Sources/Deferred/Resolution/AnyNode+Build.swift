@@ -116,7 +116,7 @@ extension AnyNode {
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
         guard case .claimed(let attempt, let span) = frame.stage else { continue }
-        withRecorder { $0.discard(span, context) }
+        withRecorder { $0.discard(span, frame.node, context) }
         frame.node.fail(attempt: attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
