@@ -106,7 +106,11 @@ extension AnyNode {
           throw owner.missing(missing, chain: context.chain)
         }
         guard let first else { continue }
-        context.frames[(pushedFrom + 1)...].reverse()
+        var (low, high) = (pushedFrom + 1, context.frames.count - 1)
+        while low < high {
+          context.frames.swapAt(low, high)
+          (low, high) = (low + 1, high - 1)
+        }
         top = WalkFrame(node: first)
       }
     } catch {
