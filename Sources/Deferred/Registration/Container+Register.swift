@@ -28,7 +28,7 @@ extension Container {
   ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
   ///   once the container is shut down.
   @discardableResult @inlinable @inline(never)
-  public func register<Value: Sendable, each Dependency: Sendable>(
+  public func register<Value: Sendable, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
@@ -53,7 +53,7 @@ extension Container {
   /// (inlined, it would bring the pack back into the caller). A registration costs one more
   /// call (Benchmarks/README.md, "Compile time").
   @usableFromInline
-  func registerByType<Value: Sendable, each Dependency: Sendable>(
+  func registerByType<Value: Sendable, each Dependency>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
@@ -87,7 +87,7 @@ extension Container {
   /// - Returns: `key`.
   /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
   @discardableResult @inlinable @inline(never)
-  public func register<Value: Sendable, each Dependency: Sendable>(
+  public func register<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
@@ -101,7 +101,7 @@ extension Container {
   /// The keyed parameter forms' work, sync or `async`, behind their shims (see
   /// `registerByType`); the shim makes the factory, so the pack is built in its copy.
   @usableFromInline
-  func registerByKeys<Value: Sendable, each Dependency: Sendable>(
+  func registerByKeys<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     dependencies: repeat ServiceKey<each Dependency>, factory: Factory
   ) throws(DeferredError) -> ServiceKey<Value> {
@@ -266,7 +266,7 @@ extension Container {
   ///
   /// Each type is appended as itself, `(each Dependency).self`, not as an element of the pack
   /// of metatypes passed in, whose metadata the runtime would look up for each.
-  func declared<each Dependency: Sendable>(
+  func declared<each Dependency>(
     _: repeat (each Dependency).Type
   ) -> DependencyList {
     var count = 0
@@ -277,7 +277,7 @@ extension Container {
   }
 
   /// The erased keys of a pack of dependency keys, in order.
-  func declared<each Dependency: Sendable>(
+  func declared<each Dependency>(
     _ dependencies: repeat ServiceKey<each Dependency>
   ) -> DependencyList {
     var count = 0
@@ -300,7 +300,7 @@ extension Container {
   /// Registers a node for `Value` under `name`; the by-type forms' common path, which makes
   /// their key in line.
   @inline(__always)
-  func add<Value: Sendable>(
+  func add<Value>(
     _: Value.Type, name: String?, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false
@@ -314,7 +314,7 @@ extension Container {
 
   /// Registers a node for `key`; the forms' common path, which only erases the key's type.
   @inline(__always)
-  func add<Value: Sendable>(
+  func add<Value>(
     _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false, note: RegistrationNote? = nil
@@ -470,7 +470,7 @@ extension Container {
 extension Factory {
   /// A factory that calls `make` with the services of `keys`, in order.
   @usableFromInline
-  static func calling<Value: Sendable, each Dependency: Sendable>(
+  static func calling<Value: Sendable, each Dependency>(
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {

@@ -75,7 +75,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable>(
+  public func register<Value: Sendable, D1>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1) throws -> Value
@@ -111,7 +111,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable>(
+  public func register<Value: Sendable, D1, D2>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2) throws -> Value
@@ -148,7 +148,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable>(
+  public func register<Value: Sendable, D1, D2, D3>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2, D3) throws -> Value
@@ -190,7 +190,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable>(
+  public func register<Value: Sendable, D1, D2, D3, D4>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2, D3, D4) throws -> Value
@@ -234,7 +234,7 @@ extension Container {
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
   public func register<
-    Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable
+    Value: Sendable, D1, D2, D3, D4, D5
   >(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -280,8 +280,8 @@ extension Container {
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
   public func register<
-    Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable,
-    D6: Sendable
+    Value: Sendable, D1, D2, D3, D4, D5,
+    D6
   >(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,

@@ -10,7 +10,7 @@
 /// ```
 ///
 /// Keys are cheap values: create them where they are needed, or keep them in `static let`s.
-public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConvertible {
+public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   /// The name that tells apart several registrations of the same type, or `nil` for the
   /// type's unnamed registration.
   public let name: String?
