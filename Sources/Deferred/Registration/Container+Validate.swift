@@ -4,7 +4,9 @@ extension Container {
   /// Errors, which make a build fail: each dependency that has no registration (with the
   /// service that needs it and the closest registered names), each cycle (with its whole
   /// loop), and each forward whose source does not conform to its type, where it can tell
-  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``). An issue about a
+  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``), and each service
+  /// built off the main actor that takes one registered as used only there
+  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
   /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
   /// each critical service that needs one that is not critical (which is then built before the
   /// first frame too); each singleton or named-scope service that depends on a weak one (which
@@ -52,6 +54,7 @@ extension Container {
             detail: "\(source) does not conform to \(node.key)"), about: node.key))
     }
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
+    problems += mainActorPromisesBroken(roots).map { issue(.error, $0, about: $0.chainKeys[0]) }
     // An argument factory's priority is its dependencies': a critical one promotes them too.
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
@@ -69,6 +72,25 @@ extension Container {
     }
     problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
     return problems
+  }
+
+  /// Each service built off the main actor that takes as a dependency one registered with
+  /// the promise that it is used only on the main actor (``ConcurrencyPromise/mainActor``).
+  private func mainActorPromisesBroken(_ roots: [AnyNode]) -> [DeferredError] {
+    var broken: [DeferredError] = []
+    for node in roots where !node.isMainActor {
+      for dependency in node.knownDependencies
+      where node.owner.note(for: dependency)?.promise == .mainActor {
+        broken.append(
+          DeferredError(
+            .mainActorRequired, key: dependency, chain: [node.key, dependency],
+            detail: "it is registered as used only on the main actor, and \(node.key), built off"
+              + " the main actor, takes it; register \(node.key) on the main actor too"
+              + " (`registerMainActor`, or `promising: .mainActor`), or, if \(dependency) is"
+              + " thread-safe, promise that instead (`promising: .threadSafe`)"))
+      }
+    }
+    return broken
   }
 
   /// The warnings about scopes that defeat each other, each with the service it is about (the
