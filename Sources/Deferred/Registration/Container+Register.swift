@@ -22,7 +22,8 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: ``DeferredError/Code/invalidScope`` for a ``Scope/weak`` service whose type is
-  ///   not a class nor a class-bound protocol; ``DeferredError/Code/duplicateRegistration`` if
+  ///   not a class nor a class-bound protocol, or a ``Scope/transient`` one given a priority
+  ///   other than ``Priority/onDemand``; ``DeferredError/Code/duplicateRegistration`` if
   ///   the key is registered already and `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
   ///   already, if this is a child container that has resolved something, or if `replacing`
   ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
@@ -85,7 +86,7 @@ extension Container {
   ///   - dependencies: The keys of the factory's parameters.
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
@@ -335,7 +336,7 @@ extension Container {
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false, note: RegistrationNote? = nil
   ) throws(DeferredError) {
-    if scope.kind != .singleton { try checkScope(scope, of: key) }
+    if scope.kind != .singleton { try checkScope(scope, priority: priority, of: key) }
     try add(
       AnyNode(
         key: key, scope: scope, priority: priority, dependencies: dependencies, owner: self,
@@ -343,10 +344,23 @@ extension Container {
       replacing: replacing, note: note)
   }
 
-  /// Refuses a weak service whose values are not objects; notes that a named scope is
-  /// registered.
+  /// Refuses a weak service whose values are not objects, and a transient with a priority;
+  /// notes that a named scope is registered.
   @inline(never)
-  func checkScope(_ scope: Scope, of key: borrowing AnyServiceKey) throws(DeferredError) {
+  func checkScope(_ scope: Scope, priority: Priority, of key: borrowing AnyServiceKey)
+    throws(DeferredError)
+  {
+    if scope == .transient && priority != .onDemand {
+      // A transient is made at each resolve, by whoever resolves it: a launch has nothing to
+      // build for it, so a priority would be silently ignored.
+      let key = copy key
+      throw DeferredError(
+        .invalidScope, key: key, chain: [key],
+        detail: "as a transient with the priority \(priority): a transient is made anew each"
+          + " time it is resolved, so a launch has nothing to build for it. Give the priority to"
+          + " the singletons it needs (validate() follows its edges to them), or register it"
+          + " as a singleton")
+    }
     if scope == .weak && !isObjectType(key.type) {
       let key = copy key
       throw DeferredError(

@@ -56,22 +56,42 @@ extension Container {
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
     problems += mainActorPromisesBroken(roots).map { issue(.error, $0, about: $0.chainKeys[0]) }
     // An argument factory's priority is its dependencies': a critical one promotes them too.
+    // A transient is made by whoever needs it: its edges are followed to what it needs.
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
-      for dependency in node.knownDependencies {
-        guard let needed = node.owner.lookup(dependency), !needed.priority.isCritical else {
-          continue
-        }
+      for (needed, chain) in cachedDependencies(of: node) where !needed.priority.isCritical {
         problems.append(
           issue(
             .warning,
             DeferredError(
-              .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
+              .criticalNeedsDeferred, key: needed.key, chain: chain,
               detail: needed.priority.description), about: node.key))
       }
     }
     problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
     return problems
+  }
+
+  /// The registered dependencies of `node` that are not plain transients, each once, with the
+  /// chain from `node` to it: a transient dependency (not an argument factory, whose priority
+  /// is its dependencies') is made with `node`, so what it needs is followed in its stead.
+  private func cachedDependencies(of node: AnyNode) -> [(AnyNode, [AnyServiceKey])] {
+    var found: [(AnyNode, [AnyServiceKey])] = []
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
+    var pending: [(AnyNode, [AnyServiceKey])] = [(node, [node.key])]
+    while let (current, chain) = pending.popLast() {
+      for dependency in current.knownDependencies.reversed() {
+        guard let needed = current.owner.lookup(dependency),
+          seen.insert(ObjectIdentifier(needed)).inserted
+        else { continue }
+        if needed.kind == .transient && !needed.takesArgument {
+          pending.append((needed, chain + [dependency]))
+        } else {
+          found.append((needed, chain + [dependency]))
+        }
+      }
+    }
+    return found
   }
 
   /// Each service built off the main actor that takes as a dependency one registered with
