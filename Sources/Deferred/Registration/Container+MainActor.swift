@@ -32,7 +32,7 @@ extension Container {
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.
   /// - Returns: The service's key.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @discardableResult @inlinable @inline(never)
   public func registerMainActor<Value: Sendable, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,

@@ -2,7 +2,7 @@ extension Container {
   /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
   /// safe, and a factory whose parameters are its dependencies.
   ///
-  /// The ordinary ``register(_:name:scope:priority:replacing:_:)-6zxn7`` asks for a
+  /// The ordinary ``register(_:name:scope:priority:replacing:_:)-2f3f1`` asks for a
   /// `Sendable` value: a container hands its services to any thread. A class or protocol
   /// declared before Swift 6 rarely says it is `Sendable`, and Swift 6 then stops at the
   /// registration with *type 'any Store' does not conform to the 'Sendable' protocol* (or, for
@@ -34,7 +34,7 @@ extension Container {
   ///     ``ConcurrencyPromise/mainActor`` (then its factory runs on the main actor).
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @preconcurrency @discardableResult @inlinable @inline(never)
   public func register<Value, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -83,7 +83,7 @@ extension Container {
   ///   - dependencies: The keys of the factory's parameters.
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @preconcurrency @discardableResult @inlinable @inline(never)
   public func register<Value, each Dependency>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
@@ -134,7 +134,7 @@ extension Container {
   ///   - promise: Why the service may be shared (``ConcurrencyPromise``).
   ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
   /// - Returns: The service's key.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @preconcurrency @discardableResult
   public func register<Value>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,

@@ -21,7 +21,7 @@
 
 extension Container {
   /// Registers a service made by a factory without parameters: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves factories of more parameters.
   ///
   /// ```swift
@@ -54,7 +54,7 @@ extension Container {
   }
 
   /// Registers a service made by a factory of one parameter, a dependency resolved by its type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -90,7 +90,7 @@ extension Container {
 
   /// Registers a service made by a factory of two parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -127,7 +127,7 @@ extension Container {
 
   /// Registers a service made by a factory of three parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -169,7 +169,7 @@ extension Container {
 
   /// Registers a service made by a factory of four parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -212,7 +212,7 @@ extension Container {
 
   /// Registers a service made by a factory of five parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -258,7 +258,7 @@ extension Container {
 
   /// Registers a service made by a factory of six parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift

@@ -125,6 +125,14 @@ public enum FitnessApp {
     let user = try makeUserContainer(of: app, userID: "ada")
     let goals = try user.resolve(GoalSyncService.self)
     precondition(goals.userID == "ada")
+    // A test's double, in a child container: the feed, which reads the store through its
+    // `Has*` value, gets the double.
+    let test = try makeContainer(scheduler: ManualScheduler()).makeChild()
+    try test.register(
+      StorageManagerType.self, promising: .threadSafe,
+      InMemoryStorageManager.init)
+    let testFeed = try test.resolve(ExerciseFeedModel.self)
+    precondition(testFeed.dependencies.storageManager is InMemoryStorageManager)
     return "FitnessApp: feed \(feed.dependencies.storageManager.saved), goals of \(goals.userID)"
   }
 }

@@ -19,9 +19,11 @@ final class StorageManager: StorageManagerType {
 
 /// The double the app's tests use.
 final class InMemoryStorageManager: StorageManagerType {
-  var saved: [String] = []
+  private let lock = NSLock()
+  private var names: [String] = []
   init() {}
-  func save(_ name: String) { saved.append(name) }
+  func save(_ name: String) { lock.withLock { names.append(name) } }
+  var saved: [String] { lock.withLock { names } }
 }
 
 final class CoreDataStore {
