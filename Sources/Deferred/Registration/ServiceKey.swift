@@ -27,6 +27,17 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
     self.nameHash = lookupHash(of: name)
   }
 
+  /// The key of the unnamed registration of `Value`: where the keyed form of a registration
+  /// names some dependencies, the others are found by their type, and their types come from
+  /// the factory's parameters.
+  ///
+  /// ```swift
+  /// let sqlite = ServiceKey<Persistence>(name: "sqlite")
+  /// try container.register(
+  ///   .byType, dependencies: .byType, sqlite, .byType, factory: Pool.init(factory:sqlite:ids:))
+  /// ```
+  public static var byType: ServiceKey { ServiceKey() }
+
   /// Keys are equal when their names are.
   ///
   /// - Parameters:
