@@ -72,9 +72,10 @@ extension Container {
     return problems
   }
 
-  /// The registered dependencies of `node` that are not plain transients, each once, with the
-  /// chain from `node` to it: a transient dependency (not an argument factory, whose priority
-  /// is its dependencies') is made with `node`, so what it needs is followed in its stead.
+  /// The registered dependencies of `node` that are not plain transients nor forwards, each
+  /// once, with the chain from `node` to it: a transient dependency (not an argument factory,
+  /// whose priority is its dependencies') is made with `node`, and a forward is its source, so
+  /// what they need is followed in their stead.
   private func cachedDependencies(of node: AnyNode) -> [(AnyNode, [AnyServiceKey])] {
     var found: [(AnyNode, [AnyServiceKey])] = []
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
@@ -84,7 +85,10 @@ extension Container {
         guard let needed = current.owner.lookup(dependency),
           seen.insert(ObjectIdentifier(needed)).inserted
         else { continue }
-        if needed.kind == .transient && !needed.takesArgument {
+        let followed =
+          (needed.kind == .transient && !needed.takesArgument)
+          || needed.owner.note(for: needed.key)?.isForward == true
+        if followed {
           pending.append((needed, chain + [dependency]))
         } else {
           found.append((needed, chain + [dependency]))
