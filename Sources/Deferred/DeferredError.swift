@@ -39,7 +39,9 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// before the launch.
     public static let launchOrder = Code("launchOrder")
     /// A main-actor service was to be built by a call made off the main actor that cannot send
-    /// the build there (``Container/launch(_:)``, which builds the critical services).
+    /// the build there (``Container/launch(_:)``, which builds the critical services); or, as
+    /// an error of ``Container/validate()``, a service built off the main actor takes one
+    /// registered as used only there (``ConcurrencyPromise/mainActor``).
     public static let mainActorRequired = Code("mainActorRequired")
     /// The container was shut down: it builds and hands out nothing any more.
     public static let shutDown = Code("shutDown")

@@ -1,10 +1,39 @@
 import Deferred
 import Dispatch
+import Foundation
 
 /// The services the DocC articles' code uses: small stand-ins for an app's, so that every
 /// block an article shows compiles and runs here (``ArticleSnippetTests`` checks that each
 /// block is quoted from this target).
 enum DocExamples {
+  // Declared as a Swift 5-era app declares its services: no `Sendable` (ServicesThatAreNotSendable.md).
+
+  protocol Store: AnyObject {
+    func save(_ value: String)
+  }
+
+  /// Thread-safe by its own design: `UserDefaults` is.
+  final class FileStore: Store {
+    let defaults: UserDefaults
+    init(defaults: UserDefaults) { self.defaults = defaults }
+    func save(_ value: String) { defaults.set(value, forKey: "saved") }
+  }
+
+  /// Used only on the main thread, though its declaration does not say so.
+  final class ProfileCoordinator {
+    let store: Store
+    var screens: [String] = []
+    init(store: Store) { self.store = store }
+  }
+
+  /// A presenter whose dependencies are set after it is made.
+  final class SettingsPresenter {
+    var store: Store?
+    var weather: WeatherAPI?
+  }
+
+  protocol WeatherAPI: AnyObject {}
+
   struct Theme: Sendable {
     static func load() -> Theme { Theme() }
   }

@@ -251,3 +251,60 @@ extension DocExamples {
     }
   }
 }
+
+extension DocExamples {
+  @MainActor @Suite struct NotSendable {
+    @Test func registerWithAPromise() throws {
+      let container = Container(scheduler: ManualScheduler())
+      try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
+      try container.register(Store.self, promising: .threadSafe, FileStore.init(defaults:))
+      try container.register(
+        ProfileCoordinator.self, promising: .mainActor, ProfileCoordinator.init(store:))
+
+      let store: Store = try container.resolve()
+      let coordinator = try container.resolve(ProfileCoordinator.self)
+      coordinator.screens.append("profile")
+
+      let shared = coordinator.store === store
+      #expect(shared)
+      #expect(container.validate().isEmpty)
+    }
+
+    @Test func propertyInjectionAndAnOptionalDependency() throws {
+      let container = Container(scheduler: ManualScheduler())
+      try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
+      try container.register(Store.self, promising: .threadSafe, FileStore.init(defaults:))
+      try container.register(SettingsPresenter.self, scope: .transient, promising: .mainActor) {
+        resolver in
+        let presenter = SettingsPresenter()
+        presenter.store = try resolver.resolve(Store.self)
+        presenter.weather = try resolver.resolveIfRegistered(WeatherAPI.self)
+        return presenter
+      }
+
+      let presenter = try container.resolve(SettingsPresenter.self)
+      let (hasStore, hasWeather) = (presenter.store != nil, presenter.weather != nil)
+      #expect(hasStore && !hasWeather)
+      #expect(container.validate().isEmpty)
+    }
+
+    @Test func aServiceBuiltOffTheMainActorCannotTakeAMainActorOne() throws {
+      let container = Container(scheduler: ManualScheduler())
+      try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
+      try container.register(Store.self, promising: .threadSafe, FileStore.init(defaults:))
+      try container.register(
+        ProfileCoordinator.self, promising: .mainActor, ProfileCoordinator.init(store:))
+      try container.register(SettingsPresenter.self, promising: .threadSafe) { resolver in
+        let presenter = SettingsPresenter()
+        presenter.store = try resolver.resolve(ProfileCoordinator.self).store
+        return presenter
+      }
+      _ = try container.resolve(SettingsPresenter.self)
+
+      let issues = container.validate()
+      // ProfileCoordinator is a main-actor service: it is registered as used only on the main
+      // actor, and SettingsPresenter, built off the main actor, takes it; ...
+      #expect(issues.map(\.code) == [.mainActorRequired])
+    }
+  }
+}

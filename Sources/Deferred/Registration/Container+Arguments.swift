@@ -5,7 +5,7 @@ extension Container {
   /// dependencies, declared by its other parameters: a detail screen's model for an id.
   ///
   /// Its first parameter is the argument (a tuple for several); the others are dependencies,
-  /// each resolved by its type, as in ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// each resolved by its type, as in ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   /// Every resolve runs the factory anew: nothing is cached (see
   /// ``register(_:argument:name:cachingUpTo:priority:replacing:_:)`` for a factory that caches
   /// by argument). The dependencies join the graph: ``validate()`` checks them, a cycle through

@@ -101,8 +101,10 @@ extension Container {
         detail: "register it before forwarding it")
     }
     let targetKey = target.erased
+    // The source's scope and priority: a forward is built when its source is, so advice about
+    // a forward's priority is advice about its source's.
     return try add(
-      target, scope: sourceNode.scope, priority: .onDemand, replacing: false,
+      target, scope: sourceNode.scope, priority: sourceNode.priority, replacing: false,
       dependencies: [source.erased],
       factory: .sync { resolver in
         let built = try resolver.resolve(source)
@@ -113,6 +115,6 @@ extension Container {
         }
         return objectOfValue(converted)
       },
-      note: conformance.map { RegistrationNote(conformance: $0) })
+      note: RegistrationNote(conformance: conformance, isForward: true))
   }
 }

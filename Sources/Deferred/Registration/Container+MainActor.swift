@@ -32,9 +32,9 @@ extension Container {
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.
   /// - Returns: The service's key.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @discardableResult @inlinable @inline(never)
-  public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
+  public func registerMainActor<Value: Sendable, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
@@ -45,7 +45,7 @@ extension Container {
   }
 
   @usableFromInline
-  func registerMainActorByType<Value: Sendable, each Dependency: Sendable>(
+  func registerMainActorByType<Value: Sendable, each Dependency>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
@@ -71,7 +71,7 @@ extension Container {
   /// - Returns: `key`.
   /// - Throws: As the form whose parameters are the dependencies.
   @discardableResult @inlinable @inline(never)
-  public func registerMainActor<Value: Sendable, each Dependency: Sendable>(
+  public func registerMainActor<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
@@ -81,7 +81,7 @@ extension Container {
   }
 
   @usableFromInline
-  func registerMainActorByKeys<Value: Sendable, each Dependency: Sendable>(
+  func registerMainActorByKeys<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value

@@ -22,13 +22,14 @@ extension Container {
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
   /// - Throws: ``DeferredError/Code/invalidScope`` for a ``Scope/weak`` service whose type is
-  ///   not a class nor a class-bound protocol; ``DeferredError/Code/duplicateRegistration`` if
+  ///   not a class nor a class-bound protocol, or a ``Scope/transient`` one given a priority
+  ///   other than ``Priority/onDemand``; ``DeferredError/Code/duplicateRegistration`` if
   ///   the key is registered already and `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
   ///   already, if this is a child container that has resolved something, or if `replacing`
   ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
   ///   once the container is shut down.
   @discardableResult @inlinable @inline(never)
-  public func register<Value: Sendable, each Dependency: Sendable>(
+  public func register<Value: Sendable, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
@@ -47,7 +48,7 @@ extension Container {
   /// registration in the caller's module and never inlined, keeps each pack inside it
   /// (Benchmarks/README.md, "Compile time").
   @usableFromInline
-  func registerByType<Value: Sendable, each Dependency: Sendable>(
+  func registerByType<Value: Sendable, each Dependency>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
@@ -79,9 +80,9 @@ extension Container {
   ///   - dependencies: The keys of the factory's parameters.
   ///   - factory: Makes the value from its dependencies.
   /// - Returns: `key`.
-  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-6zxn7``.
+  /// - Throws: As ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
   @discardableResult @inlinable @inline(never)
-  public func register<Value: Sendable, each Dependency: Sendable>(
+  public func register<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, scope: Scope = .singleton, priority: Priority = .onDemand,
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
@@ -95,7 +96,7 @@ extension Container {
   /// The keyed parameter forms' work, sync or `async`, behind their shims (see
   /// `registerByType`); the shim makes the factory, so the pack is built in its copy.
   @usableFromInline
-  func registerByKeys<Value: Sendable, each Dependency: Sendable>(
+  func registerByKeys<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     dependencies: repeat ServiceKey<each Dependency>, factory: Factory
   ) throws(DeferredError) -> ServiceKey<Value> {
@@ -260,7 +261,7 @@ extension Container {
   ///
   /// Each type is appended as itself, `(each Dependency).self`, not as an element of the pack
   /// of metatypes passed in, whose metadata the runtime would look up for each.
-  func declared<each Dependency: Sendable>(
+  func declared<each Dependency>(
     _: repeat (each Dependency).Type
   ) -> DependencyList {
     var count = 0
@@ -271,7 +272,7 @@ extension Container {
   }
 
   /// The erased keys of a pack of dependency keys, in order.
-  func declared<each Dependency: Sendable>(
+  func declared<each Dependency>(
     _ dependencies: repeat ServiceKey<each Dependency>
   ) -> DependencyList {
     var count = 0
@@ -294,7 +295,7 @@ extension Container {
   /// Registers a node for `Value` under `name`; the by-type forms' common path, which makes
   /// their key in line.
   @inline(__always)
-  func add<Value: Sendable>(
+  func add<Value>(
     _: Value.Type, name: String?, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false
@@ -308,7 +309,7 @@ extension Container {
 
   /// Registers a node for `key`; the forms' common path, which only erases the key's type.
   @inline(__always)
-  func add<Value: Sendable>(
+  func add<Value>(
     _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false, note: RegistrationNote? = nil
@@ -329,7 +330,7 @@ extension Container {
     dependencies: consuming DependencyList?, factory: consuming Factory,
     isMainActor: Bool = false, note: RegistrationNote? = nil
   ) throws(DeferredError) {
-    if scope.kind != .singleton { try checkScope(scope, of: key) }
+    if scope.kind != .singleton { try checkScope(scope, priority: priority, of: key) }
     try add(
       AnyNode(
         key: key, scope: scope, priority: priority, dependencies: dependencies, owner: self,
@@ -337,10 +338,23 @@ extension Container {
       replacing: replacing, note: note)
   }
 
-  /// Refuses a weak service whose values are not objects; notes that a named scope is
-  /// registered.
+  /// Refuses a weak service whose values are not objects, and a transient with a priority;
+  /// notes that a named scope is registered.
   @inline(never)
-  func checkScope(_ scope: Scope, of key: borrowing AnyServiceKey) throws(DeferredError) {
+  func checkScope(_ scope: Scope, priority: Priority, of key: borrowing AnyServiceKey)
+    throws(DeferredError)
+  {
+    if scope == .transient && priority != .onDemand {
+      // A transient is made at each resolve, by whoever resolves it: a launch has nothing to
+      // build for it, so a priority would be silently ignored.
+      let key = copy key
+      throw DeferredError(
+        .invalidScope, key: key, chain: [key],
+        detail: "as a transient with the priority \(priority): a transient is made anew each"
+          + " time it is resolved, so a launch has nothing to build for it. Give the priority to"
+          + " the singletons it needs (validate() follows its edges to them), or register it"
+          + " as a singleton")
+    }
     if scope == .weak && !isObjectType(key.type) {
       let key = copy key
       throw DeferredError(
@@ -464,7 +478,7 @@ extension Container {
 extension Factory {
   /// A factory that calls `make` with the services of `keys`, in order.
   @usableFromInline
-  static func calling<Value: Sendable, each Dependency: Sendable>(
+  static func calling<Value: Sendable, each Dependency>(
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {

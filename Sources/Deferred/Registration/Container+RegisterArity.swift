@@ -5,7 +5,7 @@
 
 extension Container {
   /// Registers a service made by a factory without parameters: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves factories of more parameters.
   ///
   /// ```swift
@@ -35,7 +35,7 @@ extension Container {
   }
 
   /// Registers a service made by a factory of one parameter, a dependency resolved by its type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -53,7 +53,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable>(
+  public func register<Value: Sendable, D1>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1) throws -> Value
@@ -68,7 +68,7 @@ extension Container {
 
   /// Registers a service made by a factory of two parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -86,7 +86,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable>(
+  public func register<Value: Sendable, D1, D2>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2) throws -> Value
@@ -102,7 +102,7 @@ extension Container {
 
   /// Registers a service made by a factory of three parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -120,7 +120,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable>(
+  public func register<Value: Sendable, D1, D2, D3>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2, D3) throws -> Value
@@ -141,7 +141,7 @@ extension Container {
 
   /// Registers a service made by a factory of four parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -159,7 +159,7 @@ extension Container {
   /// - Returns: The service's key.
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
-  public func register<Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable>(
+  public func register<Value: Sendable, D1, D2, D3, D4>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (D1, D2, D3, D4) throws -> Value
@@ -181,7 +181,7 @@ extension Container {
 
   /// Registers a service made by a factory of five parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -200,7 +200,7 @@ extension Container {
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
   public func register<
-    Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable
+    Value: Sendable, D1, D2, D3, D4, D5
   >(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
@@ -224,7 +224,7 @@ extension Container {
 
   /// Registers a service made by a factory of six parameters, each a dependency resolved by its
   /// type: the form of
-  /// ``register(_:name:scope:priority:replacing:_:)-6zxn7``,
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1``,
   /// which serves more parameters.
   ///
   /// ```swift
@@ -243,8 +243,8 @@ extension Container {
   /// - Throws: As the pack form.
   @_documentation(visibility: internal) @discardableResult
   public func register<
-    Value: Sendable, D1: Sendable, D2: Sendable, D3: Sendable, D4: Sendable, D5: Sendable,
-    D6: Sendable
+    Value: Sendable, D1, D2, D3, D4, D5,
+    D6
   >(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,

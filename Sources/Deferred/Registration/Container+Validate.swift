@@ -4,7 +4,9 @@ extension Container {
   /// Errors, which make a build fail: each dependency that has no registration (with the
   /// service that needs it and the closest registered names), each cycle (with its whole
   /// loop), and each forward whose source does not conform to its type, where it can tell
-  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``). An issue about a
+  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``), and each service
+  /// built off the main actor that takes one registered as used only there
+  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
   /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
   /// each critical service that needs one that is not critical (which is then built before the
   /// first frame too); each singleton or named-scope service that depends on a weak one (which
@@ -52,23 +54,67 @@ extension Container {
             detail: "\(source) does not conform to \(node.key)"), about: node.key))
     }
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
+    problems += mainActorPromisesBroken(roots).map { issue(.error, $0, about: $0.chainKeys[0]) }
     // An argument factory's priority is its dependencies': a critical one promotes them too.
+    // A transient is made by whoever needs it: its edges are followed to what it needs.
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
-      for dependency in node.knownDependencies {
-        guard let needed = node.owner.lookup(dependency), !needed.priority.isCritical else {
-          continue
-        }
+      for (needed, chain) in cachedDependencies(of: node) where !needed.priority.isCritical {
         problems.append(
           issue(
             .warning,
             DeferredError(
-              .criticalNeedsDeferred, key: dependency, chain: [node.key, dependency],
+              .criticalNeedsDeferred, key: needed.key, chain: chain,
               detail: needed.priority.description), about: node.key))
       }
     }
     problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
     return problems
+  }
+
+  /// The registered dependencies of `node` that are not plain transients nor forwards, each
+  /// once, with the chain from `node` to it: a transient dependency (not an argument factory,
+  /// whose priority is its dependencies') is made with `node`, and a forward is its source, so
+  /// what they need is followed in their stead.
+  private func cachedDependencies(of node: AnyNode) -> [(AnyNode, [AnyServiceKey])] {
+    var found: [(AnyNode, [AnyServiceKey])] = []
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
+    var pending: [(AnyNode, [AnyServiceKey])] = [(node, [node.key])]
+    while let (current, chain) = pending.popLast() {
+      for dependency in current.knownDependencies.reversed() {
+        guard let needed = current.owner.lookup(dependency),
+          seen.insert(ObjectIdentifier(needed)).inserted
+        else { continue }
+        let followed =
+          (needed.kind == .transient && !needed.takesArgument)
+          || needed.owner.note(for: needed.key)?.isForward == true
+        if followed {
+          pending.append((needed, chain + [dependency]))
+        } else {
+          found.append((needed, chain + [dependency]))
+        }
+      }
+    }
+    return found
+  }
+
+  /// Each service built off the main actor that takes as a dependency one registered with
+  /// the promise that it is used only on the main actor (``ConcurrencyPromise/mainActor``).
+  private func mainActorPromisesBroken(_ roots: [AnyNode]) -> [DeferredError] {
+    var broken: [DeferredError] = []
+    for node in roots where !node.isMainActor {
+      for dependency in node.knownDependencies
+      where node.owner.note(for: dependency)?.promise == .mainActor {
+        broken.append(
+          DeferredError(
+            .mainActorRequired, key: dependency, chain: [node.key, dependency],
+            detail: "it is registered as used only on the main actor, and \(node.key), built off"
+              + " the main actor, takes it; register \(node.key) on the main actor too"
+              + " (`registerMainActor`, or `promising: .mainActor`), or, if \(dependency) is"
+              + " thread-safe, promise that instead (`promising: .threadSafe`)"))
+      }
+    }
+    return broken
   }
 
   /// The warnings about scopes that defeat each other, each with the service it is about (the

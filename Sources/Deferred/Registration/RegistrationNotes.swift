@@ -24,6 +24,10 @@ struct RegistrationNote: Sendable {
   var conformance: (@Sendable (AnyNode) -> Bool?)?
   /// For a collection: its members, in order, inherited ones first.
   var members: [CollectionEntry]?
+  /// For a service whose type is not `Sendable`: the promise it was registered with.
+  var promise: ConcurrencyPromise?
+  /// Whether it forwards another service (``Container/forward(_:as:name:)``).
+  var isForward = false
 }
 
 /// A member of a collection, as its collection's note keeps it.

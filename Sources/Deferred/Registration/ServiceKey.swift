@@ -10,7 +10,7 @@
 /// ```
 ///
 /// Keys are cheap values: create them where they are needed, or keep them in `static let`s.
-public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConvertible {
+public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   /// The name that tells apart several registrations of the same type, or `nil` for the
   /// type's unnamed registration.
   public let name: String?
@@ -26,6 +26,17 @@ public struct ServiceKey<Value: Sendable>: Hashable, Sendable, CustomStringConve
     self.name = name
     self.nameHash = lookupHash(of: name)
   }
+
+  /// The key of the unnamed registration of `Value`: where the keyed form of a registration
+  /// names some dependencies, the others are found by their type, and their types come from
+  /// the factory's parameters.
+  ///
+  /// ```swift
+  /// let sqlite = ServiceKey<Persistence>(name: "sqlite")
+  /// try container.register(
+  ///   .byType, dependencies: .byType, sqlite, .byType, factory: Pool.init(factory:sqlite:ids:))
+  /// ```
+  public static var byType: ServiceKey { ServiceKey() }
 
   /// Keys are equal when their names are.
   ///

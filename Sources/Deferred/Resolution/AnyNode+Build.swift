@@ -289,7 +289,7 @@ extension AnyNode {
 
 extension AnyNode {
   /// Resolves this node, of type `Value`, when it is not built yet, or is transient.
-  func resolveSlow<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
+  func resolveSlow<Value>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
     switch kind {
@@ -298,9 +298,12 @@ extension AnyNode {
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
-      return try MainThread.run(for: self, on: context) { main throws(DeferredError) in
-        try self.resolveSlow(main, as: Value.self)
+      // Handed back as its object: a value that is not `Sendable` crosses from the main actor
+      // under the promise it was registered with.
+      let made = try MainThread.run(for: self, on: context) { main throws(DeferredError) in
+        SendableObject(try self.makeTransient(main))
       }
+      return valueOfObject(made.object, as: Value.self)
     case .transient:
       return valueOfObject(try makeTransient(context), as: Value.self)
     }
@@ -380,7 +383,7 @@ extension AnyNode {
   }
 
   /// ``makeValue(_:)``, as `Value`.
-  func makeValue<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
+  func makeValue<Value>(_ context: BuildContext, as _: Value.Type)
     throws(DeferredError) -> Value
   {
     valueOfObject(try makeValue(context), as: Value.self)

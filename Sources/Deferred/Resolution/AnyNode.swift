@@ -419,7 +419,7 @@ enum Factory: Sendable {
   }
 
   /// A factory of `Value`s from a closure that resolves what it needs itself.
-  static func producing<Value: Sendable>(
+  static func producing<Value>(
     _ make: @escaping @Sendable (borrowing Resolver) throws -> Value
   ) -> Factory {
     .sync { resolver in objectOfValue(try make(resolver)) }

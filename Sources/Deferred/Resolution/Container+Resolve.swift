@@ -19,7 +19,7 @@ extension Container {
   ///   service or one it needs is missing, a factory threw, the services form a cycle, or a
   ///   wait for another thread's build ran past ``waitLimit``.
   @inlinable @inline(__always)
-  public func resolve<Value: Sendable>(
+  public func resolve<Value>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
     if let object = try immediateObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
@@ -34,7 +34,7 @@ extension Container {
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable @inline(__always)
-  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+  public func resolve<Value>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     if let object = try immediateObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
@@ -44,7 +44,7 @@ extension Container {
   /// Resolves a service that is not built yet, or is transient (the part of ``resolve(_:)``
   /// that is not inlined).
   @usableFromInline
-  func resolveSlow<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+  func resolveSlow<Value>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     try resolve(key, context: nil)
   }
 
@@ -57,7 +57,7 @@ extension Container {
   ///   - name: The registration's name, if it has one.
   /// - Returns: The service.
   @inlinable @inline(__always)
-  public func require<Value: Sendable>(
+  public func require<Value>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) -> Value {
     require(ServiceKey<Value>(name: name))
@@ -69,7 +69,7 @@ extension Container {
   /// - Parameter key: The service's key.
   /// - Returns: The service.
   @inlinable @inline(__always)
-  public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
+  public func require<Value>(_ key: ServiceKey<Value>) -> Value {
     if let object = publishedObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
@@ -77,7 +77,7 @@ extension Container {
   }
 
   @usableFromInline
-  func requireSlow<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
+  func requireSlow<Value>(_ key: ServiceKey<Value>) -> Value {
     do {
       return try resolve(key, context: nil)
     } catch {
@@ -141,7 +141,7 @@ extension Container {
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
-  func resolve<Value: Sendable>(
+  func resolve<Value>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
     // One lookup for both the built value and the node (a transient's resolve needs both).

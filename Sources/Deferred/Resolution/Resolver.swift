@@ -40,7 +40,7 @@ public struct Resolver: ~Copyable {
   /// - Returns: The service.
   /// - Throws: ``DeferredError`` if the service is missing, its factory throws, or it closes a
   ///   cycle.
-  public func resolve<Value: Sendable>(
+  public func resolve<Value>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
     // A built service without a key made.
@@ -58,7 +58,7 @@ public struct Resolver: ~Copyable {
   /// - Returns: The service.
   /// - Throws: ``DeferredError`` if the service is missing, its factory throws, or it closes a
   ///   cycle.
-  public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
+  public func resolve<Value>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     if observes { dependent.observe(key.erased) }
     if let object = publishedObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
@@ -71,7 +71,7 @@ public struct Resolver: ~Copyable {
   /// as ``resolve(_:name:)`` does. Inlined into the parameter forms' factories, with the
   /// look-up itself out of line.
   @inline(__always)
-  func dependency<Dependency: Sendable>(_: Dependency.Type) throws(DeferredError) -> Dependency {
+  func dependency<Dependency>(_: Dependency.Type) throws(DeferredError) -> Dependency {
     if let object = publishedDependency(ObjectIdentifier(Dependency.self)) {
       return valueOfObject(object, as: Dependency.self)
     }
@@ -88,7 +88,7 @@ public struct Resolver: ~Copyable {
   /// Resolves the dependency the factory declared at `position` (then moves `position` on),
   /// of type `Dependency`: the keyed forms' factories resolve their keys through this, from
   /// the node's declared keys, rather than from keys of their own.
-  func resolveDeclared<Dependency: Sendable>(
+  func resolveDeclared<Dependency>(
     _: Dependency.Type, at position: inout Int
   ) throws(DeferredError) -> Dependency {
     guard let dependencies = dependent.dependencies, position < dependencies.count else {
