@@ -18,6 +18,8 @@ struct ThreadInfo: Sendable, Hashable {
   static let task = ThreadInfo(isMain: false, name: "task")
   /// No thread: a build that never started (cancelled by a shutdown).
   static let noThread = ThreadInfo(isMain: false, name: "none")
+  /// Any thread once ``ThreadNames`` holds its limit.
+  static let otherThread = ThreadInfo(isMain: false, name: "another thread")
 
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
@@ -73,13 +75,21 @@ struct ThreadInfo: Sendable, Hashable {
 /// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
 /// (nothing retained per build), and a report reads it back. A build context takes its
 /// thread's index once, when it is made; an entry is kept for the life of the process, one per
-/// thread that ever built something (a few, in an app).
+/// thread that ever built something (a few, in an app). A process that starts thread after
+/// thread (Dispatch lets idle workers go, and makes new ones) keeps at most ``limit``: a
+/// thread beyond them is named ``ThreadInfo/otherThread`` in reports.
 enum ThreadNames {
-  private static let table = InternTable([ThreadInfo.task, ThreadInfo.noThread])
+  /// The most threads named.
+  static let limit = 1_024
+  private static let table = InternTable(
+    [ThreadInfo.task, ThreadInfo.noThread, ThreadInfo.otherThread], limit: limit,
+    overflow: otherIndex)
   /// The index of ``ThreadInfo/task`` (an async build's).
   static let taskIndex: UInt32 = 0
   /// The index of ``ThreadInfo/noThread`` (a build that never started).
   static let noneIndex: UInt32 = 1
+  /// The index of ``ThreadInfo/otherThread`` (a thread beyond the first ``limit``).
+  static let otherIndex: UInt32 = 2
 
   /// The index of `thread`, taken once per distinct thread (an async build's without a lock:
   /// one is made for each async resolve).
