@@ -93,16 +93,30 @@ func weakObject(of value: AnyObject) -> AnyObject {
 ///
 /// Swift does not let `any P` satisfy an `AnyObject` generic constraint even when `P` is
 /// class-bound, so the check is at run time: a class is an `AnyObject.Type`; an existential is
-/// told apart by its metadata (kind 0x303, and its flags' class-constraint bit clear: the
-/// runtime's stable layout of existential type metadata).
+/// told apart by its metadata (the runtime's stable layout of existential type metadata):
+/// - an existential (kind 0x303) by its flags' class-constraint bit, clear for a class-bound
+///   one;
+/// - a constrained existential (`any P<Int>`, kind 0x307) by its shape, which its metadata
+///   points to: the special kind in the low byte of the shape's flags is 1 (class) for a
+///   class-bound one.
 func isObjectType(_ type: Any.Type) -> Bool {
   if type is AnyObject.Type { return true }
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
   let existentialKind = 0x303
-  guard metadata.load(as: Int.self) == existentialKind else { return false }
-  let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
-  let anyConstraint: UInt32 = 0x8000_0000
-  return flags & anyConstraint == 0
+  let extendedExistentialKind = 0x307
+  switch metadata.load(as: Int.self) {
+  case existentialKind:
+    let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
+    let anyConstraint: UInt32 = 0x8000_0000
+    return flags & anyConstraint == 0
+  case extendedExistentialKind:
+    let shape = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+    let specialKind = shape.load(as: UInt32.self) & 0xFF
+    let classKind: UInt32 = 1
+    return specialKind == classKind
+  default:
+    return false
+  }
 }
 
 /// A value's object handed across an isolation boundary: made as a `Sendable` value
