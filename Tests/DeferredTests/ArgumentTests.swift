@@ -255,8 +255,7 @@ struct ReentrantArgument: Hashable, Sendable {
   weak var container: Container?
   var clearing: FactoryKey<ReentrantArgument, Reentrant>?
 
-  init(id: Int, container: Container?, clearing: FactoryKey<ReentrantArgument, Reentrant>? = nil)
-  {
+  init(id: Int, container: Container?, clearing: FactoryKey<ReentrantArgument, Reentrant>? = nil) {
     self.id = id
     self.container = container
     self.clearing = clearing

@@ -391,7 +391,9 @@ extension MainActorTests {
     let result = Locked<Result<NeedsMain, DeferredError>?>(nil)
     let done = Signal()
     startThread {
-      result.withLock { $0 = Result { () throws(DeferredError) in try child.resolve(NeedsMain.self) } }
+      result.withLock {
+        $0 = Result { () throws(DeferredError) in try child.resolve(NeedsMain.self) }
+      }
       done.fire()
     }
     waiting.wait()
@@ -400,7 +402,8 @@ extension MainActorTests {
     done.wait()
     switch result.withLock({ $0 }) {
     case .failure(let error)?: #expect(error.code == .shutDown)
-    case let other: Issue.record("a service was built after shutDown(): \(String(describing: other))")
+    case let other:
+      Issue.record("a service was built after shutDown(): \(String(describing: other))")
     }
     #expect(runs["MainModel"] == 0)
   }

@@ -36,7 +36,9 @@ extension Container {
     // the first frame, which then finds it (``scheduleIfLaunched(_:)``).
     var ancestor = parent
     while let container = ancestor {
-      if container.launchedDescendants.loadRelaxed() == 0 { container.launchedDescendants.setBits(1) }
+      if container.launchedDescendants.loadRelaxed() == 0 {
+        container.launchedDescendants.setBits(1)
+      }
       ancestor = container.parent
     }
     if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }

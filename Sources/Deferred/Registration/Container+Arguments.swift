@@ -275,7 +275,8 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
 
     /// Removes the entry `serial` of bucket `hash`, and returns it.
     mutating func remove(_ hash: Int, _ serial: UInt64) -> Entry? {
-      guard var bucket = buckets[hash], let index = bucket.firstIndex(where: { $0.serial == serial })
+      guard var bucket = buckets[hash],
+        let index = bucket.firstIndex(where: { $0.serial == serial })
       else { return nil }
       let entry = bucket.remove(at: index)
       buckets[hash] = bucket.isEmpty ? nil : bucket

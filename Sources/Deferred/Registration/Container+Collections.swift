@@ -284,8 +284,7 @@ extension Container {
       owner: root, factory: collection.emptyCollectionFactory)
     return root.registry.withLock { registry -> AnyNode? in
       if registry.isShutDown { return nil }
-      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
-      {
+      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) {
         return existing
       }
       // A new key, not critical, in a container not shut down: nothing refuses it.
