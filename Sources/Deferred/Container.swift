@@ -48,6 +48,11 @@ public final class Container: Sendable {
   let copiesGeneration = AtomicWord()
   /// In a child: where it was made, to name it in errors.
   let origin: String?
+  /// Set, for good, once a descendant of this container has begun a launch: a registration
+  /// here is then scheduled in the launched descendants too (``Container/scheduleIfLaunched(_:)``).
+  let launchedDescendants = AtomicWord()
+  /// Told when a reset drops (or makes stale) a service of this container (``onReset(_:)``).
+  let resetObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   /// Told when a thread is about to wait for another thread's build of a service
   /// (``onWait(_:)``).
   let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
@@ -153,6 +158,11 @@ public final class Container: Sendable {
   /// something, and while it lives, this container's registrations can no longer be replaced
   /// (``DeferredError/Code/registrationTooLate``, naming the child by where it was made); new
   /// registrations here are still seen by the child.
+  ///
+  /// A child launched on its own (``launch(_:)`` and ``firstFrameDrawn()`` on the child)
+  /// schedules the deferred services it resolves, the parent's among them; a deferred service
+  /// the parent registers after the child's first frame is scheduled in the child too, as if
+  /// it had been there (built once if the parent schedules it as well).
   ///
   /// - Parameters:
   ///   - fileID: Where the child is made, to name it in errors; the caller's file by default.

@@ -104,6 +104,43 @@ final class DetailScreen: Sendable {
     #expect(runs["3"] == 2)
   }
 
+  /// A cached value whose `deinit` clears its own cache and resolves from it again, dropped
+  /// by the limit, by `clearCache(of:)` and by the deinit itself; and an argument whose
+  /// `Hashable` reads the cache: none of that runs under the cache's lock.
+  @Test func aCachedValuesDeinitAndAnArgumentsHashableMayUseTheCache() throws {
+    let container = Container()
+    let key = Locked<FactoryKey<ReentrantArgument, Reentrant>?>(nil)
+    let dropped = Locked(0)
+    key.withLock {
+      $0 = try? container.register(
+        Reentrant.self, argument: ReentrantArgument.self, cachingUpTo: 2
+      ) { (argument: ReentrantArgument) in
+        Reentrant(argument.id) {
+          dropped.withLock { $0 += 1 }
+          // The container, as the argument holds it: weakly.
+          guard let container = argument.container, let key = key.withLock({ $0 }) else {
+            return
+          }
+          container.clearCache(of: key)
+          _ = try? container.resolve(key, argument: ReentrantArgument(id: -1, container: nil))
+        }
+      }
+    }
+    let factory = try #require(key.withLock { $0 })
+    for id in 0..<5 {
+      _ = try container.resolve(factory, argument: ReentrantArgument(id: id, container: container))
+    }
+    #expect(dropped.withLock { $0 } >= 3)
+    container.clearCache(of: factory)
+    _ = try container.resolve(factory, argument: ReentrantArgument(id: 7, container: container))
+    container.clearCache(of: factory)
+    #expect(dropped.withLock { $0 } >= 5)
+    // An argument whose `==` and `hash(into:)` clear the cache.
+    let argument = ReentrantArgument(id: 9, container: container, clearing: factory)
+    _ = try container.resolve(factory, argument: argument)
+    _ = try container.resolve(factory, argument: argument)
+  }
+
   @Test func aCachedArgumentIsMadeOnceByThreadsAtOnce() throws {
     let runs = Runs()
     let container = Container()
@@ -198,5 +235,43 @@ final class DetailScreen: Sendable {
     scheduler.runAll()
     #expect((runs["Network"], runs["SyncService"]) == (1, 0))
     #expect(container.isFullyReady)
+  }
+}
+
+/// A cached value that runs `onDeinit` as it goes.
+final class Reentrant: Sendable {
+  let id: Int
+  let onDeinit: @Sendable () -> Void
+  init(_ id: Int, onDeinit: @escaping @Sendable () -> Void) {
+    self.id = id
+    self.onDeinit = onDeinit
+  }
+  deinit { onDeinit() }
+}
+
+/// An argument whose `Hashable` clears the cache it is looked up in, when it is told which.
+struct ReentrantArgument: Hashable, Sendable {
+  let id: Int
+  weak var container: Container?
+  var clearing: FactoryKey<ReentrantArgument, Reentrant>?
+
+  init(id: Int, container: Container?, clearing: FactoryKey<ReentrantArgument, Reentrant>? = nil) {
+    self.id = id
+    self.container = container
+    self.clearing = clearing
+  }
+
+  static func == (left: Self, right: Self) -> Bool {
+    left.clear()
+    return left.id == right.id
+  }
+
+  func hash(into hasher: inout Hasher) {
+    clear()
+    hasher.combine(id)
+  }
+
+  private func clear() {
+    if let clearing { container?.clearCache(of: clearing) }
   }
 }

@@ -202,6 +202,62 @@ import Testing
     #expect(online.load(ordering: .relaxed) == 0)
   }
 
+  /// A launched child schedules a deferred service its parent registers after the child's
+  /// first frame, as it schedules the parent's deferred services at its first frame: shared
+  /// with the parent if it needs no override of the child's (built once, whichever schedules
+  /// it), copied into the child if it does.
+  @Test func aLaunchedChildSchedulesWhatItsParentRegistersAfterItsFirstFrame() throws {
+    let runs = Runs()
+    let scheduler = ManualScheduler()
+    let parent = Container(scheduler: scheduler, clock: scheduler.clock)
+    try parent.register(Storage.self) { Storage(label: "disk") }
+    try parent.register(Network.self) { Network(online: true) }
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    try child.launch()
+    try child.firstFrameDrawn()
+    #expect(child.isFullyReady)
+    try parent.register(Storage.self, name: "late", priority: .afterFirstFrame()) {
+      runs.tick("late storage")
+      return Storage(label: "late")
+    }
+    try parent.register(SyncService.self, priority: .afterFirstFrame()) {
+      (storage: Storage, network: Network) in
+      runs.tick(network.online ? "parent sync" : "child sync")
+      return SyncService(storage: storage, network: network)
+    }
+    #expect(scheduler.queued == ["build Storage[\"late\"]", "build SyncService"])
+    while scheduler.runNext() {}
+    #expect(runs["late storage"] == 1)
+    #expect(runs["child sync"] == 1)
+    #expect(runs["parent sync"] == 0)
+    #expect(try child.resolve(SyncService.self).network.online == false)
+    #expect(try child.resolve(Storage.self, name: "late").label == "late")
+    #expect(child.isFullyReady)
+  }
+
+  /// A child launched along with its parent: a service the parent registers later is built
+  /// once, whichever container's schedule gets to it first.
+  @Test func aServiceBothContainersScheduleIsBuiltOnce() throws {
+    let runs = Runs()
+    let scheduler = ManualScheduler()
+    let parent = Container(scheduler: scheduler, clock: scheduler.clock)
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    for container in [parent, child] {
+      try container.launch()
+      try container.firstFrameDrawn()
+    }
+    try parent.register(Storage.self, priority: .afterFirstFrame()) {
+      runs.tick("storage")
+      return Storage(label: "disk")
+    }
+    #expect(scheduler.queued == ["build Storage", "build Storage"])
+    while scheduler.runNext() {}
+    #expect(runs["storage"] == 1)
+    #expect(try child.resolve(Storage.self) === (try parent.resolve(Storage.self)))
+  }
+
   static let shared = try! app()
 
   /// Swift Testing runs these in parallel: each sees only its own double.

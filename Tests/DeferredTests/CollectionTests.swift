@@ -83,6 +83,30 @@ final class Analytics: Sendable {
     #expect(try container.resolve(CollectionKey<Int>(name: "none")).isEmpty)
   }
 
+  /// A collection nothing was contributed to is `[]` every way it is asked for: by its key,
+  /// by its service's key (resolved, awaited, through a handle), as a factory's parameter, and
+  /// `validate()` finds nothing missing; a contribution after it was handed out is refused.
+  @Test func anEmptyCollectionIsEmptyEveryWayItIsAskedFor() async throws {
+    let container = Container(scheduler: ManualScheduler())
+    let numbers = CollectionKey<Int>()
+    try container.register(Analytics.self, Analytics.init(sinks:))
+    try container.register(String.self) { (numbers: [Int]) in "\(numbers.count) numbers" }
+    #expect(container.validate().isEmpty)
+    #expect(try container.resolve(numbers.service) == [])
+    #expect(try await container.awaitService(CollectionKey<Double>().service) == [])
+    #expect(try container.handle(for: CollectionKey<Int8>().service).resolve() == [])
+    #expect(try container.resolve(String.self) == "0 numbers")
+    #expect(try container.resolve(Analytics.self).sinks.isEmpty)
+    #expect(try container.resolve(numbers) == [])
+    let late = try #require(throws: DeferredError.self) {
+      try container.contribute(to: numbers) { 1 }
+    }
+    #expect(late.code == .registrationTooLate)
+    // In a child too, which also sees the parent's empty collection as empty.
+    let child = container.makeChild()
+    #expect(try child.resolve(CollectionKey<UInt>().service) == [])
+  }
+
   @Test func contributingAfterTheCollectionWasBuiltFails() throws {
     let container = Container()
     try container.contribute(to: Self.sinks) { NamedSink(name: "console") }

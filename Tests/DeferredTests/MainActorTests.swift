@@ -309,3 +309,102 @@ final class BackgroundResolve<Value: Sendable>: Sendable {
     #expect(try container.resolve(Banner.self) === banner)
   }
 }
+
+/// A shutdown racing a build's wait for the main actor: nothing is built after `shutDown()`
+/// returns, whichever thread shuts down and whatever the launch's phase.
+extension MainActorTests {
+  /// A container whose `NeedsMain` needs the main-actor `MainModel`, counting the builds of
+  /// each.
+  static func hopping(_ runs: Runs, scheduler: ManualScheduler) throws -> Container {
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.registerMainActor(MainModel.self) {
+      runs.tick("MainModel")
+      return MainModel()
+    }
+    try container.register(NeedsMain.self) { resolver in
+      _ = try resolver.resolve(MainModel.self)
+      runs.tick("NeedsMain")
+      return NeedsMain()
+    }
+    return container
+  }
+
+  /// The main actor shuts down while a background resolve waits for its turn of the main
+  /// queue (not launched: no scheduled build under way to wait for): the wait fails with
+  /// `shutDown` at once, and the turn, when it comes, builds nothing.
+  @MainActor @Test func aShutDownOnTheMainActorRefusesAWaitingHopBeforeItsTurn() throws {
+    let runs = Runs()
+    let scheduler = ManualScheduler()
+    let container = try Self.hopping(runs, scheduler: scheduler)
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    #expect(scheduler.queuedOnMain == ["build MainModel on main"])
+    container.shutDown()
+    // The main queue's next turn: the hop's job runs, and builds nothing.
+    #expect(scheduler.runMainNext())
+    let result = try background.result()
+    #expect(throws: DeferredError.self) { try result.get() }
+    if case .failure(let error) = result { #expect(error.code == .shutDown) }
+    #expect((runs["MainModel"], runs["NeedsMain"]) == (0, 0))
+    let later = #expect(throws: DeferredError.self) { try container.resolve(MainModel.self) }
+    #expect(later?.code == .shutDown)
+  }
+
+  /// The same from another thread than the main actor, and in a launched container.
+  @MainActor @Test(arguments: [false, true])
+  func aShutDownOffTheMainActorRefusesAWaitingHop(launched: Bool) throws {
+    let runs = Runs()
+    let scheduler = ManualScheduler()
+    let container = try Self.hopping(runs, scheduler: scheduler)
+    if launched {
+      try container.launch()
+      try container.firstFrameDrawn()
+    }
+    let background = BackgroundResolve(NeedsMain.self, in: container, waitingFor: "MainModel")
+    let shutDown = Signal()
+    startThread {
+      container.shutDown()
+      shutDown.fire()
+    }
+    shutDown.wait()
+    while scheduler.runMainNext() {}
+    let result = try background.result()
+    if case .failure(let error) = result {
+      #expect(error.code == .shutDown)
+    } else {
+      Issue.record("a service was built after shutDown(): \(result)")
+    }
+    #expect((runs["MainModel"], runs["NeedsMain"]) == (0, 0))
+  }
+
+  /// A child resolving its parent's main-actor service: the parent's shutdown refuses the
+  /// hop.
+  @MainActor @Test func aParentsShutDownRefusesAHopForAChildsResolve() throws {
+    let runs = Runs()
+    let scheduler = ManualScheduler()
+    let parent = try Self.hopping(runs, scheduler: scheduler)
+    let child = parent.makeChild()
+    // The wait is told to the service's owner, the parent.
+    let waiting = Signal()
+    parent.onWait { event in
+      if event.service == "MainModel" { waiting.fire() }
+    }
+    let result = Locked<Result<NeedsMain, DeferredError>?>(nil)
+    let done = Signal()
+    startThread {
+      result.withLock {
+        $0 = Result { () throws(DeferredError) in try child.resolve(NeedsMain.self) }
+      }
+      done.fire()
+    }
+    waiting.wait()
+    parent.shutDown()
+    while scheduler.runMainNext() {}
+    done.wait()
+    switch result.withLock({ $0 }) {
+    case .failure(let error)?: #expect(error.code == .shutDown)
+    case let other:
+      Issue.record("a service was built after shutDown(): \(String(describing: other))")
+    }
+    #expect(runs["MainModel"] == 0)
+  }
+}

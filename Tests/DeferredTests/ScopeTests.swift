@@ -108,6 +108,32 @@ final class Counter: Sendable {
     }
   }
 
+  /// A protocol bound to classes with a primary associated type, as a constrained existential
+  /// (`any Viewing<Int>`): an object, held weakly; one not bound to classes is refused.
+  @Test func aWeakConstrainedExistentialOfAClassBoundProtocolIsAnObject() throws {
+    let container = Container()
+    let made = Counter()
+    try container.register((any Viewing<Int>).self, scope: .weak) { IntViewer(made.next()) }
+    weak var probe: IntViewer?
+    do {
+      let held = try container.resolve((any Viewing<Int>).self)
+      probe = held as? IntViewer
+      #expect(try container.resolve((any Viewing<Int>).self) === held)
+      #expect(held.shown == 1)
+    }
+    #expect(probe == nil)
+    #expect(try container.resolve((any Viewing<Int>).self).shown == 2)
+    #expect(isObjectType((any Viewing<String>).self))
+    #expect(isObjectType((any Viewing<Int> & Sendable).self))
+    #expect(!isObjectType((any Showing<Int>).self))
+    #expect(!isObjectType((any Showing<Int> & Sendable).self))
+    #expect {
+      try container.register((any Showing<Int>).self, scope: .weak) { ShownValue() }
+    } throws: { error in
+      (error as? DeferredError)?.code == .invalidScope
+    }
+  }
+
   // MARK: - Named scopes
 
   /// Session, Inbox (a singleton with the session), Feed (a singleton with a transient with
@@ -384,5 +410,82 @@ final class Counter: Sendable {
     #expect(warnings.count == 2)
     #expect(warnings.contains { $0.chain == ["Numbered"] })
     #expect(warnings.contains { $0.chain == ["Inbox", "Numbered"] })
+  }
+}
+
+/// A protocol bound to classes, with a primary associated type.
+protocol Viewing<Shown>: AnyObject, Sendable {
+  associatedtype Shown
+  var shown: Shown { get }
+}
+
+final class IntViewer: Viewing {
+  let shown: Int
+  init(_ shown: Int) { self.shown = shown }
+}
+
+/// A protocol with a primary associated type, not bound to classes.
+protocol Showing<Shown>: Sendable {
+  associatedtype Shown
+  var shown: Shown { get }
+}
+
+struct ShownValue: Showing {
+  var shown: Int { 0 }
+}
+
+/// A reset racing resolves, in a forced interleaving: a resolve that begins once a reset has
+/// begun never gets a value of the generation it drops, from the container, a handle, a child
+/// that shares the parent's nodes, or a child's copy.
+extension ScopeTests {
+  @Test(arguments: ["container", "handle", "child", "child copy"])
+  func aResolveBegunDuringAResetNeverGetsADroppedGeneration(_ reader: String) throws {
+    let made = Counter()
+    let container = Container()
+    try container.register(Session.self, scope: .session) { Session(made.next()) }
+    try container.register(Storage.self) { Storage() }
+    try container.register(Inbox.self) { (session: Session, _: Storage) in
+      Inbox(session: session)
+    }
+    let child = container.makeChild()
+    if reader == "child copy" {
+      // Inbox depends on it: the child builds its own copy of Inbox.
+      try child.register(Storage.self) { Storage(label: "child") }
+    }
+    let sessionHandle = try container.handle(Session.self)
+    let inboxHandle = try container.handle(Inbox.self)
+    // The session first, then what was built with it.
+    let read: @Sendable () throws -> (Session, Inbox) = {
+      switch reader {
+      case "handle": (try sessionHandle.resolve(), try inboxHandle.resolve())
+      case "child", "child copy": (try child.resolve(Session.self), try child.resolve(Inbox.self))
+      default: (try container.resolve(Session.self), try container.resolve(Inbox.self))
+      }
+    }
+    let before = try read()
+    #expect(before.1.session === before.0)
+    // Once the reset has dropped the session, and before it goes on to what was built with
+    // it, another thread resolves both: it finishes, or it waits for the reset.
+    let got = Locked<(Session, Inbox)?>(nil)
+    let settled = Signal()
+    let done = Signal()
+    container.onWait { event in
+      if event.service == "Session" { settled.fire() }
+    }
+    container.onReset { service in
+      guard service == "Session" else { return }
+      Thread.detach {
+        got.withLock { $0 = try? read() }
+        settled.fire()
+        done.fire()
+      }
+      settled.wait()
+    }
+    container.reset(.session)
+    done.wait()
+    let (session, inbox) = try #require(got.withLock { $0 })
+    #expect(session !== before.0)
+    #expect(inbox !== before.1)
+    #expect(inbox.session === session)
   }
 }

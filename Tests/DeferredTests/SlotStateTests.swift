@@ -141,6 +141,29 @@ import Testing
     #expect(slot.claim(by: other).isClaimed(generation: 1))
   }
 
+  /// A reset bars the service it resets until the reset has reached every service it resets;
+  /// lifting another reset's bar leaves it; a published service is never barred.
+  @Test func aResetBarsItsServicesUntilItEnds() {
+    var slot = SlotState()
+    let reset = DispatchGroup()
+    let later = DispatchGroup()
+    _ = slot.claim(by: builder)
+    _ = slot.reset()
+    slot.bar(until: reset)
+    #expect(slot.resetBarrier === reset)
+    slot.lift(later)
+    #expect(slot.resetBarrier === reset)
+    slot.lift(reset)
+    #expect(slot.resetBarrier == nil)
+    #expect(slot.claim(by: other).isClaimed(generation: 1))
+    var published = SlotState()
+    _ = published.claim(by: builder)
+    let ended = published.endPublished(attempt: 1)
+    #expect(ended)
+    published.bar(until: reset)
+    #expect(published.resetBarrier == nil)
+  }
+
   private var key: AnyServiceKey { ServiceKey<Storage>().erased }
 
   private func isQueued(_ delivery: SlotState.Delivery) -> Bool {

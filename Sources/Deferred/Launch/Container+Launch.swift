@@ -32,6 +32,15 @@ extension Container {
         .mainActorRequired, key: node.key, chain: [node.key],
         detail: "launch() builds it, so call launch() on the main actor")
     }
+    // Before the launch begins: an ancestor's registration that misses this mark comes before
+    // the first frame, which then finds it (``scheduleIfLaunched(_:)``).
+    var ancestor = parent
+    while let container = ancestor {
+      if container.launchedDescendants.loadRelaxed() == 0 {
+        container.launchedDescendants.setBits(1)
+      }
+      ancestor = container.parent
+    }
     if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
     mark(.launchBegan)
     // On the main actor, the main actor's context, whichever thread drains the main queue.
@@ -126,6 +135,9 @@ extension Container {
       for node in registry.ordered { node.markShutDown() }
       for node in registry.copies.values { node.markShutDown() }
     }
+    // Whatever the phase and the thread: a build waiting for the main actor to build one of
+    // this container's services would otherwise build it at the main queue's next turn.
+    MainThread.refuseHops(of: self)
     perform(work)
   }
 
@@ -187,7 +199,10 @@ extension Container {
     _ work: @escaping @Sendable (Value) -> Void
   ) throws(DeferredError) {
     let key = ServiceKey<Value>(name: name)
-    guard let found = lookup(ObjectIdentifier(Value.self), name, lookupHash(of: name)) else {
+    guard
+      let found = lookup(ObjectIdentifier(Value.self), name, lookupHash(of: name))
+        ?? emptyCollection(key.erased)
+    else {
       throw missing(key.erased, chain: [])
     }
     found.whenReady(on: queue, work)
@@ -219,11 +234,32 @@ extension Container {
   ///
   /// Inlined, the phase first: before the launch, one atomic load.
   @inline(__always)
+  ///
+  /// A launched descendant schedules it too, as it schedules what it inherits at its first
+  /// frame: the node it resolves for the key (the same node, shared, or its copy if the service
+  /// depends on one of its overrides). A service both schedule is built once.
   func scheduleIfLaunched(_ node: AnyNode) {
-    guard launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue),
+    if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue),
       LaunchSchedule.mayBeScheduled(node)
-    else { return }
-    adopt(node)
+    {
+      adopt(node)
+    }
+    if launchedDescendants.loadAcquire() != 0 { scheduleInChildren(node.key) }
+  }
+
+  /// Schedules `key`, registered in an ancestor, in each live child that has launched, and in
+  /// their descendants.
+  @inline(never)
+  private func scheduleInChildren(_ key: AnyServiceKey) {
+    let children = registry.withLock { $0.publishedChildren.compactMap(\.container) }
+    for child in children {
+      if child.launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue),
+        let node = child.lookup(key), LaunchSchedule.mayBeScheduled(node)
+      {
+        child.adopt(node)
+      }
+      if child.launchedDescendants.loadAcquire() != 0 { child.scheduleInChildren(key) }
+    }
   }
 
   /// Hands `node`, registered once the launch has begun, to the schedule.

@@ -222,26 +222,78 @@ struct TransientEntry: Sendable {
   let tally: TransientTally
 }
 
+/// Records kept for a report, at most ``firstLimit`` plus ``latestLimit`` of them: the first
+/// ones (a launch's, what a report is about) and the latest ones (a ring), the others counted
+/// as dropped. A long-running app that resets a scope or rebuilds a weak service again and
+/// again (a session at each sign-in, a document window at each open) records a build each
+/// time: its memory stays flat.
+struct KeptRecords<Record> {
+  /// The records kept from the first one on.
+  static var firstLimit: Int { 4_096 }
+  /// The latest records kept once the first ones are.
+  static var latestLimit: Int { 1_024 }
+
+  private var first: [Record] = []
+  private var latest: [Record] = []
+  /// Where in `latest` the next record goes once it is full: its oldest.
+  private var next = 0
+  /// How many records were dropped.
+  private(set) var dropped = 0
+
+  /// Keeps `record`; returns the one it drops, to be released by the caller once it has
+  /// released the lock it holds (a record keeps its node, whose release may free the app's
+  /// captures).
+  mutating func append(_ record: consuming Record, reserving capacity: Int) -> Record? {
+    if first.count < Self.firstLimit {
+      if first.capacity == 0 { first.reserveCapacity(capacity) }
+      first.append(record)
+      return nil
+    }
+    if latest.count < Self.latestLimit {
+      latest.append(record)
+      return nil
+    }
+    dropped += 1
+    let old = latest[next]
+    latest[next] = record
+    next = next + 1 == Self.latestLimit ? 0 : next + 1
+    return old
+  }
+
+  /// The records kept, oldest first.
+  var all: [Record] { first + latest[next...] + latest[..<next] }
+
+  /// How many are kept.
+  var count: Int { first.count + latest.count }
+}
+
+extension KeptRecords: Sendable where Record: Sendable {}
+
 /// Every build a container recorded, in the order their records were appended, under a lock:
-/// a report sees every record whose append ended before it was asked.
+/// a report sees every record whose append ended before it was asked. Bounded
+/// (``KeptRecords``): the first builds and the latest, the others counted.
 struct BuildLog: Sendable {
   /// Room the first append makes: a launch records hundreds of builds.
   static let initialCapacity = 256
-  private let records = Locked<[RawBuild]>([])
+  private let records = Locked(KeptRecords<RawBuild>())
 
   /// Appends `record`.
   @inline(__always)
   func append(_ record: consuming RawBuild) {
     // Moved into the array, not copied.
     var pending = Optional(record)
-    records.withLock { records in
-      if records.capacity == 0 { records.reserveCapacity(Self.initialCapacity) }
-      records.append(pending.take()!)
+    let dropped = records.withLock { records in
+      records.append(pending.take()!, reserving: Self.initialCapacity)
     }
+    // Released here, outside the lock.
+    _ = dropped
   }
 
-  /// Every record appended so far, oldest first.
-  var all: [RawBuild] { records.withLock { $0 } }
+  /// Every record kept so far, oldest first.
+  var all: [RawBuild] { records.withLock { $0.all } }
+
+  /// How many records are kept, and how many were dropped.
+  var counts: (kept: Int, dropped: Int) { records.withLock { ($0.count, $0.dropped) } }
 }
 
 /// Captures every build and wait of a container, at the cost of two clock readings and one
@@ -254,7 +306,7 @@ final class Recorder: Sendable {
   /// it directly, not through the existential's witness (two readings a build).
   private let isMonotonic: Bool
   private let builds = BuildLog()
-  private let waits = Locked<[RawWait]>([])
+  private let waits = Locked(KeptRecords<RawWait>())
   /// The transient services registered while recording, each with its tally.
   private let transients = Locked<[TransientEntry]>([])
   /// The services handed out to the app before the first frame, noted once, when it is drawn.
@@ -444,7 +496,9 @@ final class Recorder: Sendable {
     let wait = RawWait(
       node: node, attempt: attempt, waiter: context.thread, waiterService: context.chain.last,
       start: start, end: end)
-    waits.withLock { $0.append(wait) }
+    let dropped = waits.withLock { $0.append(wait, reserving: 16) }
+    // Released here, outside the lock.
+    _ = dropped
   }
 
   /// Notes which of `nodes` the app has been handed by the first frame: one pass over the
@@ -461,17 +515,26 @@ final class Recorder: Sendable {
   var snapshot:
     (
       builds: [RawBuild], waits: [RawWait],
-      transients: [(service: AnyServiceKey, stats: TransientStats)], firstFrameUses: [AnyNode]
+      transients: [(service: AnyServiceKey, stats: TransientStats)], firstFrameUses: [AnyNode],
+      dropped: Int
     )
   {
     (
-      builds.all, waits.withLock { $0 },
+      builds.all, waits.withLock { $0.all },
       transients.withLock { $0 }.compactMap { entry in
         let stats = entry.tally.current
         return stats.count == 0 ? nil : (entry.service, stats)
       },
-      firstFrameUses.withLock { $0 }
+      firstFrameUses.withLock { $0 },
+      builds.counts.dropped + waits.withLock { $0.dropped }
     )
+  }
+
+  /// How many build records and waits are kept, and how many were dropped.
+  var kept: (builds: Int, waits: Int, dropped: Int) {
+    let builds = builds.counts
+    let waits = waits.withLock { ($0.count, $0.dropped) }
+    return (builds.kept, waits.0, builds.dropped + waits.1)
   }
 }
 
@@ -589,6 +652,8 @@ struct ThreadInfo: Sendable, Hashable {
   static let task = ThreadInfo(isMain: false, name: "task")
   /// No thread: a build that never started (cancelled by a shutdown).
   static let noThread = ThreadInfo(isMain: false, name: "none")
+  /// Any thread once ``ThreadNames`` holds its limit.
+  static let otherThread = ThreadInfo(isMain: false, name: "another thread")
 
   static func current() -> ThreadInfo {
     #if canImport(Darwin)
@@ -644,13 +709,21 @@ struct ThreadInfo: Sendable, Hashable {
 /// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
 /// (nothing retained per build), and a report reads it back. A build context takes its
 /// thread's index once, when it is made; an entry is kept for the life of the process, one per
-/// thread that ever built something (a few, in an app).
+/// thread that ever built something (a few, in an app). A process that starts thread after
+/// thread (Dispatch lets idle workers go, and makes new ones) keeps at most ``limit``: a
+/// thread beyond them is named ``ThreadInfo/otherThread`` in reports.
 enum ThreadNames {
-  private static let table = InternTable([ThreadInfo.task, ThreadInfo.noThread])
+  /// The most threads named.
+  static let limit = 1_024
+  private static let table = InternTable(
+    [ThreadInfo.task, ThreadInfo.noThread, ThreadInfo.otherThread], limit: limit,
+    overflow: otherIndex)
   /// The index of ``ThreadInfo/task`` (an async build's).
   static let taskIndex: UInt32 = 0
   /// The index of ``ThreadInfo/noThread`` (a build that never started).
   static let noneIndex: UInt32 = 1
+  /// The index of ``ThreadInfo/otherThread`` (a thread beyond the first ``limit``).
+  static let otherIndex: UInt32 = 2
 
   /// The index of `thread`, taken once per distinct thread (an async build's without a lock:
   /// one is made for each async resolve).

@@ -243,18 +243,45 @@ final class ArgumentMaking: Sendable {
 
 /// Values an argument factory made, by argument: each made once (a thread that asks for an
 /// argument another is making waits for it), at most `limit` of them, the oldest dropped first.
+///
+/// No code of the app runs under its lock: an argument's `Hashable` is called outside it (its
+/// hash before, its `==` on a copy of the entries that share that hash), and a value dropped
+/// (by the limit, a failed making's cleanup or ``removeAll()``) is released after the lock
+/// is, so that its `deinit` may use the cache again.
 final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyType {
   enum Slot {
     case made(Value)
     case making(ArgumentMaking)
   }
 
+  /// One argument's entry: its number, which tells entries apart without the argument's
+  /// `==`.
+  struct Entry {
+    let serial: UInt64
+    let argument: AnyHashable
+    var slot: Slot
+  }
+
   /// Safety: `@unchecked Sendable` as the cache: `Argument` is `Hashable` and `Sendable`
   /// wherever a cache is made, and values are `Sendable`.
   struct State: @unchecked Sendable {
-    var slots: [AnyHashable: Slot] = [:]
-    var order: [AnyHashable] = []
+    /// The entries by their argument's hash value: only integers are hashed and compared
+    /// under the lock.
+    var buckets: [Int: [Entry]] = [:]
+    /// The made values' hash values and serials, oldest first, from `head` on.
+    var order: [(hash: Int, serial: UInt64)] = []
     var head = 0
+    var nextSerial: UInt64 = 0
+
+    /// Removes the entry `serial` of bucket `hash`, and returns it.
+    mutating func remove(_ hash: Int, _ serial: UInt64) -> Entry? {
+      guard var bucket = buckets[hash],
+        let index = bucket.firstIndex(where: { $0.serial == serial })
+      else { return nil }
+      let entry = bucket.remove(at: index)
+      buckets[hash] = bucket.isEmpty ? nil : bucket
+      return entry
+    }
   }
 
   let limit: Int
@@ -271,54 +298,85 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
   enum Lookup {
     case hit(Value)
     case wait(ArgumentMaking)
-    case make(ArgumentMaking)
+    case make(ArgumentMaking, serial: UInt64)
   }
 
-  /// The cached value for `argument`, the making to wait for, or the making this context is to
-  /// do.
-  func lookup(_ argument: AnyHashable, by context: BuildContext) -> Lookup {
-    state.withLock { state in
-      switch state.slots[argument] {
-      case .made(let value)?: return .hit(value)
-      case .making(let making)?: return .wait(making)
-      case nil:
+  /// The cached value for `argument`, whose hash value is `hash`, the making to wait for, or
+  /// the making this context is to do.
+  ///
+  /// The entries of its hash are copied out, compared with `argument` outside the lock, and
+  /// the answer taken under the lock again if the bucket has not changed meanwhile (else it
+  /// compares again).
+  func lookup(_ argument: AnyHashable, hash: Int, by context: BuildContext) -> Lookup {
+    var seen = state.withLock { $0.buckets[hash] ?? [] }
+    while true {
+      let match = seen.first { $0.argument == argument }?.serial
+      let (lookup, changed) = state.withLock { state -> (Lookup?, [Entry]?) in
+        let bucket = state.buckets[hash] ?? []
+        guard bucket.map(\.serial) == seen.map(\.serial) else { return (nil, bucket) }
+        if let match, let entry = bucket.first(where: { $0.serial == match }) {
+          switch entry.slot {
+          case .made(let value): return (.hit(value), nil)
+          case .making(let making): return (.wait(making), nil)
+          }
+        }
         let making = ArgumentMaking(by: context)
-        state.slots[argument] = .making(making)
-        return .make(making)
+        let serial = state.nextSerial
+        state.nextSerial += 1
+        state.buckets[hash, default: []].append(
+          Entry(serial: serial, argument: argument, slot: .making(making)))
+        return (.make(making, serial: serial), nil)
       }
+      if let lookup { return lookup }
+      seen = changed ?? []
     }
   }
 
   /// Ends a making: keeps the value (dropping the oldest beyond the limit), or forgets the
-  /// argument if it failed; then wakes the waiters.
-  func end(_ argument: AnyHashable, _ making: ArgumentMaking, _ value: Value?) {
-    state.withLock { state in
-      guard case .making(let current)? = state.slots[argument], current === making else { return }
-      guard let value else {
-        state.slots[argument] = nil
-        return
+  /// argument if it failed; then wakes the waiters. What it drops is released after the lock.
+  func end(hash: Int, serial: UInt64, _ making: ArgumentMaking, _ value: Value?) {
+    let dropped = state.withLock { state -> [Entry] in
+      guard
+        let entry = state.buckets[hash]?.first(where: { $0.serial == serial }),
+        case .making(let current) = entry.slot, current === making
+      else { return [] }
+      guard let value else { return state.remove(hash, serial).map { [$0] } ?? [] }
+      if var bucket = state.buckets[hash],
+        let index = bucket.firstIndex(where: { $0.serial == serial })
+      {
+        bucket[index].slot = .made(value)
+        state.buckets[hash] = bucket
       }
-      state.slots[argument] = .made(value)
-      state.order.append(argument)
+      state.order.append((hash, serial))
+      var dropped: [Entry] = []
       while state.order.count - state.head > limit {
-        state.slots[state.order[state.head]] = nil
+        let (oldHash, oldSerial) = state.order[state.head]
+        if let entry = state.remove(oldHash, oldSerial) { dropped.append(entry) }
         state.head += 1
       }
       if state.head > limit {
         state.order.removeFirst(state.head)
         state.head = 0
       }
+      return dropped
     }
     making.end()
+    _ = dropped
   }
 
-  /// Drops every value made (makings under way keep going, and are kept when they end).
+  /// Drops every value made (makings under way keep going, and are kept when they end); they
+  /// are released after the lock.
   func removeAll() {
-    state.withLock { state in
-      for argument in state.order[state.head...] { state.slots[argument] = nil }
+    let dropped = state.withLock { state -> [Entry] in
+      var dropped: [Entry] = []
+      for (hash, serial) in state.order[state.head...] {
+        if let entry = state.remove(hash, serial) { dropped.append(entry) }
+      }
       state.order = []
       state.head = 0
+      return dropped
     }
+    _ = dropped
   }
 
   /// How many values it holds.
@@ -337,8 +395,10 @@ extension AnyNode {
       let hashable = argument as? AnyHashable, let cacheNode = owner.lookup(cacheKey)
     else { return try run(argument, context, as: Value.self) }
     let cache = try argumentCache(cacheNode, context, ArgumentCache<Argument, Value>.self)
+    // The argument's hash, its app code, outside the cache's lock.
+    let hash = hashable.hashValue
     while true {
-      switch cache.lookup(hashable, by: context) {
+      switch cache.lookup(hashable, hash: hash, by: context) {
       case .hit(let value):
         return value
       case .wait(let making):
@@ -356,13 +416,13 @@ extension AnyNode {
         } else {
           making.done.wait()
         }
-      case .make(let making):
+      case .make(let making, let serial):
         do throws(DeferredError) {
           let value = try run(argument, context, as: Value.self)
-          cache.end(hashable, making, value)
+          cache.end(hash: hash, serial: serial, making, value)
           return value
         } catch {
-          cache.end(hashable, making, nil)
+          cache.end(hash: hash, serial: serial, making, nil)
           throw error
         }
       }

@@ -246,3 +246,53 @@ extension Factory {
     }
   }
 }
+
+/// An array type: a service of it that nothing was contributed to, and nothing registered
+/// for, is the empty collection.
+protocol EmptyCollection {
+  /// The empty collection's factory.
+  static var emptyCollectionFactory: Factory { get }
+}
+
+extension Array: EmptyCollection {
+  static var emptyCollectionFactory: Factory {
+    .sync { _ in objectOfValue([Element]()) }
+  }
+}
+
+extension AnyServiceKey {
+  /// Whether the key is a collection's: its type is an array.
+  var isCollection: Bool { type is any EmptyCollection.Type }
+}
+
+extension Container {
+  /// The node of the collection of `key`, found by no lookup, if `key`'s type is an array:
+  /// nothing was contributed to it here or in an ancestor, so it is the empty collection, a
+  /// node made now (once) in the root container, which every child sees; it is handed out
+  /// empty (``handOutEmpty(_:)``), so no contribution is taken any more. `nil` for any other
+  /// key, or once this container or an ancestor is shut down.
+  ///
+  /// So an empty collection is a service of type `[Element]` like any other: resolved or
+  /// awaited by its service's key, read through a handle, declared as a factory's parameter.
+  func emptyCollection(_ key: AnyServiceKey) -> AnyNode? {
+    guard let collection = key.type as? any EmptyCollection.Type else { return nil }
+    guard handOutEmpty(key) else { return lookup(key) }
+    var root = self
+    while let parent = root.parent { root = parent }
+    let node = AnyNode(
+      key: key, scope: .singleton, priority: .onDemand, dependencies: DependencyList([]),
+      owner: root, factory: collection.emptyCollectionFactory)
+    return root.registry.withLock { registry -> AnyNode? in
+      if registry.isShutDown { return nil }
+      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) {
+        return existing
+      }
+      // A new key, not critical, in a container not shut down: nothing refuses it.
+      guard
+        (try? root.insert(
+          node, replacing: false, note: RegistrationNote(members: []), into: &registry)) != nil
+      else { return nil }
+      return node
+    }
+  }
+}

@@ -37,7 +37,9 @@ extension Container {
       ValidationIssue(severity, error, module: modules[about]?.module, service: about)
     }
     for node in roots {
-      for dependency in node.knownDependencies where node.owner.lookup(dependency) == nil {
+      // An array nothing was contributed to is the empty collection: not missing.
+      for dependency in node.knownDependencies
+      where node.owner.lookup(dependency) == nil && !dependency.isCollection {
         problems.append(
           issue(.error, node.owner.missing(dependency, chain: [node.key]), about: node.key))
       }

@@ -23,7 +23,7 @@ extension Container {
     ]
     for case (let kind, let time?) in steps { milestones.append(Milestone(kind, at: offset(time))) }
 
-    let (raw, waits, transientStats, firstFrameNodes) = recorder.snapshot
+    let (raw, waits, transientStats, firstFrameNodes, dropped) = recorder.snapshot
     struct WaitKey: Hashable {
       let node: ObjectIdentifier
       let attempt: Int
@@ -185,7 +185,7 @@ extension Container {
       milestones: milestones,
       builds: builds, transients: transients, hazards: hazards, dependencies: dependencies,
       firstFrameUses: firstFrameNodes.map(\.key.description).sorted(),
-      unusedServices: unused.sorted())
+      unusedServices: unused.sorted(), droppedRecords: dropped)
     report.advice = report.advise()
     return report
   }
@@ -193,7 +193,9 @@ extension Container {
 
 /// `12.34 ms`: a duration in nanoseconds, as the reports print it.
 func milliseconds(_ nanoseconds: UInt64) -> String {
-  let hundredths = (nanoseconds + 5_000) / 10_000
+  // Rounded to the nearest hundredth without adding to `nanoseconds`, which may be the
+  // largest there is.
+  let hundredths = nanoseconds / 10_000 + (nanoseconds % 10_000 >= 5_000 ? 1 : 0)
   let fraction = hundredths % 100
   return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
 }

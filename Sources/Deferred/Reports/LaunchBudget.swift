@@ -107,6 +107,7 @@ extension LaunchReport {
   /// - Returns: Every limit broken, with the records that broke it; empty when the launch is
   ///   within budget. A limit whose milestone has not happened yet counts as broken.
   public func check(_ budget: LaunchBudget) -> [BudgetViolation] {
+    guard hasFiguresInRange else { return figuresInRange.check(budget) }
     var violations: [BudgetViolation] = []
     let critical = builds.filter { $0.trigger == .launch }.sorted {
       $0.selfDuration > $1.selfDuration

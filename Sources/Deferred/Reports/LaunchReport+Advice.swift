@@ -30,6 +30,7 @@ extension LaunchReport {
   ///
   /// - Returns: The advice, by kind (in the order above), then by saving, largest first.
   public func advise() -> [Advice] {
+    guard hasFiguresInRange else { return figuresInRange.advise() }
     var advice: [Advice] = []
     let firstFrame = offset(of: .firstFrame)
     let unused = Set(unusedServices)
@@ -248,9 +249,14 @@ extension LaunchReport {
   public func predictDeferred(applying advice: [Advice]? = nil, workers: Int = 2)
     -> LaunchPrediction?
   {
+    guard hasFiguresInRange else {
+      return figuresInRange.predictDeferred(applying: advice, workers: workers)
+    }
     guard let firstFrame = offset(of: .firstFrame) else { return nil }
     let ready = offset(of: .fullyReady) ?? firstFrame
-    let applied = (advice ?? self.advice).filter {
+    // The advice handed in may hold any durations: brought into range as the report's are.
+    let given: [Advice] = (advice ?? self.advice).map { $0.figuresInRange }
+    let applied = given.filter {
       ($0.kind == .deferCritical || $0.kind == .deferFirstFrameBuild) && $0.effect == .firstFrame
     }
     let saved = applied.reduce(Duration.zero) { $0 + $1.saving }

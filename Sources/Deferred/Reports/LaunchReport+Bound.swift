@@ -23,6 +23,7 @@ extension LaunchReport {
   ///   ``Container/maxConcurrentBuilds``; at least 1.
   /// - Returns: The bound, or `nil` for a report without a first frame.
   public func idealBackgroundBound(cores: Int) -> BackgroundBound? {
+    guard hasFiguresInRange else { return figuresInRange.idealBackgroundBound(cores: cores) }
     guard let firstFrame = offset(of: .firstFrame) else { return nil }
     var cost: [String: Duration] = [:]
     var work = Duration.zero

@@ -10,6 +10,7 @@ extension LaunchReport {
   ///
   /// - Returns: The DOT text.
   public func dot() -> String {
+    guard hasFiguresInRange else { return figuresInRange.dot() }
     var cost: [String: Duration] = [:]
     var priority: [String: Priority] = [:]
     var failed: Set<String> = []

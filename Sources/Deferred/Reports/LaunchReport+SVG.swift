@@ -11,14 +11,19 @@ extension LaunchReport {
   /// - Parameter width: The width of the picture, in pixels.
   /// - Returns: The SVG document.
   public func svg(width: Int = 1200) -> String {
+    guard hasFiguresInRange else { return figuresInRange.svg(width: width) }
     let gutter = 170.0
     let right = 30.0
     let laneHeight = 20.0
     var top = 74.0
     let plot = Double(width) - gutter - right
-    let endTime = max(
-      builds.map(\.end.nanoseconds).max() ?? 0, milestones.map(\.offset.nanoseconds).max() ?? 0,
-      1_000_000)
+    // At most `Int64.max` nanoseconds, the most a figure holds (a build's end may be twice
+    // that): the axis's ticks, and the span rounded up to them, stay within a `UInt64`.
+    let endTime = min(
+      max(
+        builds.map(\.end.nanoseconds).max() ?? 0,
+        milestones.map(\.offset.nanoseconds).max() ?? 0, 1_000_000),
+      UInt64(Int64.max))
     let step = Self.tickStep(for: endTime)
     let span = Double((endTime + step - 1) / step * step)
     // A first frame in the first tenth of the launch gets a quarter of the width: the axis is

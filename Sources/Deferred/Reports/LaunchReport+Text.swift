@@ -16,6 +16,7 @@ extension LaunchReport {
   ///
   /// - Returns: The table.
   public func text() -> String {
+    guard hasFiguresInRange else { return figuresInRange.text() }
     var lines: [String] = []
     let source =
       switch processStart {
@@ -79,6 +80,12 @@ extension LaunchReport {
             milliseconds($0.max),
           ]
         }, rightAligned: [1, 2, 3, 4])
+    }
+    if droppedRecords > 0 {
+      lines.append("")
+      lines.append(
+        "\(droppedRecords) builds and waits not kept: the container keeps a launch's first"
+          + " 4,096 builds and its latest 1,024.")
     }
     lines.append("")
     if hazards.isEmpty {

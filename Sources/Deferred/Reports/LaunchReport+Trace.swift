@@ -10,6 +10,7 @@ extension LaunchReport {
   ///
   /// - Returns: The trace, as JSON text.
   public func chromeTrace() -> String {
+    guard hasFiguresInRange else { return figuresInRange.chromeTrace() }
     var threads: [String] = []
     func tid(_ name: String) -> Int {
       if let index = threads.firstIndex(of: name) { return index + 1 }

@@ -43,6 +43,11 @@ public struct LaunchReport: Sendable, Hashable {
   /// The changes worth making, with their estimated savings: ``advise()``, as the report was
   /// made.
   public var advice: [Advice]
+  /// How many builds and waits the container recorded and did not keep: it keeps its first
+  /// 4,096 builds (a launch's) and its latest 1,024, and as many waits, so that an app that
+  /// runs for long, resetting a scope or rebuilding a weak service again and again, does not
+  /// grow; 0 for most reports.
+  public var droppedRecords: Int
 
   /// Creates a report.
   ///
@@ -59,12 +64,13 @@ public struct LaunchReport: Sendable, Hashable {
   ///   - firstFrameUses: The services the app was handed before the first frame.
   ///   - unusedServices: The services built that nothing used.
   ///   - advice: The changes worth making.
+  ///   - droppedRecords: How many builds and waits were recorded and not kept.
   public init(
     processStart: ProcessStart.Source, processStartPrecision: Duration,
     processStartKind: ProcessStart.Kind = .launch, milestones: [Milestone], builds: [BuildRecord],
     transients: [TransientRecord] = [], hazards: [Hazard] = [],
     dependencies: [String: [String]] = [:], firstFrameUses: [String] = [],
-    unusedServices: [String] = [], advice: [Advice] = []
+    unusedServices: [String] = [], advice: [Advice] = [], droppedRecords: Int = 0
   ) {
     self.processStart = processStart
     self.processStartPrecision = processStartPrecision
@@ -77,6 +83,7 @@ public struct LaunchReport: Sendable, Hashable {
     self.firstFrameUses = firstFrameUses
     self.unusedServices = unusedServices
     self.advice = advice
+    self.droppedRecords = max(0, droppedRecords)
   }
 
   /// When `kind` happened, from the process start, if it has.
@@ -97,7 +104,7 @@ public struct LaunchReport: Sendable, Hashable {
 extension LaunchReport: Codable {
   private enum CodingKeys: String, CodingKey {
     case schema, processStart, milestones, builds, transients, hazards, dependencies,
-      firstFrameUses, unusedServices, advice
+      firstFrameUses, unusedServices, advice, droppedRecords
   }
 
   private enum ProcessStartKeys: String, CodingKey {
@@ -142,7 +149,8 @@ extension LaunchReport: Codable {
       dependencies: dependencies,
       firstFrameUses: try values.decodeIfPresent([String].self, forKey: .firstFrameUses) ?? [],
       unusedServices: try values.decodeIfPresent([String].self, forKey: .unusedServices) ?? [],
-      advice: try values.decodeIfPresent([Advice].self, forKey: .advice) ?? [])
+      advice: try values.decodeIfPresent([Advice].self, forKey: .advice) ?? [],
+      droppedRecords: try values.decodeIfPresent(Int.self, forKey: .droppedRecords) ?? 0)
   }
 
   /// Writes the report in the shape of its JSON schema, ``jsonSchema``: times in whole
@@ -171,5 +179,7 @@ extension LaunchReport: Codable {
     try values.encode(firstFrameUses, forKey: .firstFrameUses)
     try values.encode(unusedServices, forKey: .unusedServices)
     try values.encode(advice, forKey: .advice)
+    // Written only where records were dropped: most documents are as before.
+    if droppedRecords > 0 { try values.encode(droppedRecords, forKey: .droppedRecords) }
   }
 }

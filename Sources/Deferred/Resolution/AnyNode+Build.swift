@@ -87,7 +87,7 @@ extension AnyNode {
         var first: AnyNode?
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
-          guard let next = owner.lookup(dependency) else {
+          guard let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency) else {
             missing = dependency
             return false
           }

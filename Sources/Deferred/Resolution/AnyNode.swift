@@ -206,12 +206,30 @@ final class AnyNode: @unchecked Sendable {
   }
 
   func claim(_ context: BuildContext) -> SlotState.Claim {
-    withState { state in
+    let claim = withState { state -> SlotState.Claim? in
       // What most claims find, decided where it is inlined; anything else in `claim(by:)`.
       if let attempt = state.claimIdle(by: context) {
         return .claimed(attempt: attempt, generation: 0)
       }
+      if state.resetBarrier != nil { return nil }
       return state.claim(by: context)
+    }
+    return claim ?? claimOnceReset(context)
+  }
+
+  /// ``claim(_:)`` of a service a reset under way has reached: once the reset has reached
+  /// every service it resets. The wait is short (a reset runs no app code under way and waits
+  /// for nothing), and told to the wait observer as a wait for this service.
+  @inline(never)
+  private func claimOnceReset(_ context: BuildContext) -> SlotState.Claim {
+    while true {
+      let (claim, barrier) = withState { state -> (SlotState.Claim?, DispatchGroup?) in
+        if let barrier = state.resetBarrier { return (nil, barrier) }
+        return (state.claim(by: context), nil)
+      }
+      if let claim { return claim }
+      WaitGraph.tellWaitObserver(self, context)
+      barrier?.wait()
     }
   }
 
@@ -320,16 +338,21 @@ final class AnyNode: @unchecked Sendable {
   }
 
   /// Drops this service's held value and starts a new generation (a build under way goes
-  /// stale); returns whether there was a value or a build to drop. The value is released
-  /// here, outside the lock.
-  func reset() -> Bool {
-    var dropped = false
-    let stored = withState { state in
-      dropped = state.builder != nil || state.isHeld
-      return state.reset()
+  /// stale), and bars claims until `barrier`'s reset ends, in one step; returns whether there
+  /// was a value or a build to drop, and the value, for the caller to release once the reset
+  /// is over (outside every lock: its deinit is the app's code, which may resolve).
+  func reset(barring barrier: DispatchGroup) -> (dropped: Bool, value: SlotState.Stored?) {
+    withState { state in
+      let dropped = state.builder != nil || state.isHeld
+      let value = state.reset()
+      state.bar(until: barrier)
+      return (dropped, value)
     }
-    _ = stored
-    return dropped
+  }
+
+  /// Lifts the bar of `barrier`'s reset, which has reached every service it resets.
+  func lift(_ barrier: DispatchGroup) {
+    withState { $0.lift(barrier) }
   }
 
   /// Ends a build that failed: the node goes back to idle so that the next resolve tries again.
@@ -533,16 +556,30 @@ func weakObject(of value: AnyObject) -> AnyObject {
 ///
 /// Swift does not let `any P` satisfy an `AnyObject` generic constraint even when `P` is
 /// class-bound, so the check is at run time: a class is an `AnyObject.Type`; an existential is
-/// told apart by its metadata (kind 0x303, and its flags' class-constraint bit clear: the
-/// runtime's stable layout of existential type metadata).
+/// told apart by its metadata (the runtime's stable layout of existential type metadata):
+/// - an existential (kind 0x303) by its flags' class-constraint bit, clear for a class-bound
+///   one;
+/// - a constrained existential (`any P<Int>`, kind 0x307) by its shape, which its metadata
+///   points to: the special kind in the low byte of the shape's flags is 1 (class) for a
+///   class-bound one.
 func isObjectType(_ type: Any.Type) -> Bool {
   if type is AnyObject.Type { return true }
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
   let existentialKind = 0x303
-  guard metadata.load(as: Int.self) == existentialKind else { return false }
-  let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
-  let anyConstraint: UInt32 = 0x8000_0000
-  return flags & anyConstraint == 0
+  let extendedExistentialKind = 0x307
+  switch metadata.load(as: Int.self) {
+  case existentialKind:
+    let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
+    let anyConstraint: UInt32 = 0x8000_0000
+    return flags & anyConstraint == 0
+  case extendedExistentialKind:
+    let shape = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+    let specialKind = shape.load(as: UInt32.self) & 0xFF
+    let classKind: UInt32 = 1
+    return specialKind == classKind
+  default:
+    return false
+  }
 }
 
 /// A value's object handed across an isolation boundary: made as a `Sendable` value

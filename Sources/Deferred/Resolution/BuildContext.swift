@@ -20,8 +20,10 @@ final class BuildContext: @unchecked Sendable {
   let thread: ThreadInfo
   /// `thread`'s index in ``ThreadNames``, which its build records keep.
   let threadIndex: UInt32
-  /// The thread, for waiters to lend their priority to (Apple platforms only).
-  let recipient: PriorityDonation.Recipient
+  /// The thread, for waiters to lend their priority to (Apple platforms only), while it runs;
+  /// `nil` for a context with no thread of its own (an async resolve's, or the main actor's,
+  /// which runs at the highest priority already).
+  let recipient: PriorityDonation.Recipient?
   /// The services being built or made on this context, outermost first: what errors name, and
   /// what a cycle is found in. A transient made at once (``beginMaking(_:)``) is put on it
   /// only when something reads or writes it.
@@ -254,11 +256,16 @@ final class BuildContext: @unchecked Sendable {
 /// not.
 private let threadKeys: (context: pthread_key_t, worker: pthread_key_t) = {
   var context = pthread_key_t()
+  // As the thread ends: no loan of priority to it begins any more (its context may outlive
+  // it, held by a latch), and the key's reference goes.
   #if canImport(Darwin)
-    pthread_key_create(&context) { Unmanaged<BuildContext>.fromOpaque($0).release() }
+    pthread_key_create(&context) { raw in
+      Unmanaged<BuildContext>.fromOpaque(raw).takeRetainedValue().recipient?.threadEnded()
+    }
   #else
     pthread_key_create(&context) { raw in
-      if let raw { Unmanaged<BuildContext>.fromOpaque(raw).release() }
+      guard let raw else { return }
+      Unmanaged<BuildContext>.fromOpaque(raw).takeRetainedValue().recipient?.threadEnded()
     }
   #endif
   var worker = pthread_key_t()

@@ -130,7 +130,10 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard
+      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
+        ?? emptyCollection(key.erased)
+    else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     if let object = node.publishedObject(handedOutToFactory: context != nil) {
@@ -145,7 +148,10 @@ extension Container {
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
     // One lookup for both the built value and the node (a transient's resolve needs both).
-    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard
+      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
+        ?? emptyCollection(key.erased)
+    else {
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Container {
   /// Drops every instance of a named scope, and every cached service built with one of them,
   /// so that the next resolve builds each anew: the signed-in user's session at logout.
@@ -33,15 +35,33 @@ extension Container {
   @discardableResult
   public func reset(_ scope: Scope) -> [String] {
     guard scope.isNamed else { return [] }
-    var dropped: [String] = []
-    resetHere(scope, fromParent: false, into: &dropped)
+    // One step for every service it reaches, here and in the children: each is barred as it
+    // is reset, and the bars are lifted once all are (see `SlotState`). The values dropped
+    // are released after that, outside every lock: a deinit is the app's code, and may
+    // resolve.
+    var reset = Reset()
+    reset.barrier.enter()
+    resetHere(scope, fromParent: false, into: &reset)
+    for node in reset.barred { node.lift(reset.barrier) }
+    reset.barrier.leave()
+    let dropped = reset.dropped
+    reset.values = []
     return dropped.sorted()
+  }
+
+  /// What a reset has done so far: the services it dropped (by name), the nodes it barred,
+  /// and the values it dropped.
+  private struct Reset {
+    let barrier = DispatchGroup()
+    var dropped: [String] = []
+    var barred: [AnyNode] = []
+    var values: [SlotState.Stored] = []
   }
 
   /// Resets `scope` among the nodes this container owns, then in its live children: from the
   /// scope's own nodes here, or, in a child whose parent reset, from every instance of it the
   /// child sees (the parent's too, which the child's copies may have been built with).
-  private func resetHere(_ scope: Scope, fromParent: Bool, into dropped: inout [String]) {
+  private func resetHere(_ scope: Scope, fromParent: Bool, into reset: inout Reset) {
     let visible = currentTable().orderedNodes
     // Reverse edges among the visible nodes; the closure of the scope's own nodes under them
     // is what was (or may be) built with an instance of the scope.
@@ -57,8 +77,14 @@ extension Container {
     for node in queue { seen.insert(ObjectIdentifier(node)) }
     while let node = queue.popLast() {
       // Only this container's own nodes: an ancestor's instances are the ancestor's.
-      if node.owner === self, node.reset() {
-        dropped.append(node.key.description)
+      if node.owner === self {
+        let (dropped, value) = node.reset(barring: reset.barrier)
+        reset.barred.append(node)
+        if let value { reset.values.append(value) }
+        if dropped {
+          reset.dropped.append(node.key.description)
+          tellResetObserver(node.key.description)
+        }
       }
       for dependent in dependents[ObjectIdentifier(node)] ?? []
       where seen.insert(ObjectIdentifier(dependent)).inserted {
@@ -66,6 +92,17 @@ extension Container {
       }
     }
     let children = registry.withLock { $0.publishedChildren.compactMap(\.container) }
-    for child in children { child.resetHere(scope, fromParent: true, into: &dropped) }
+    for child in children { child.resetHere(scope, fromParent: true, into: &reset) }
+  }
+
+  /// Tells `observer` the name of each service a reset drops (or whose build it makes
+  /// stale), as it does, on the resetting thread: for tests that force a resolve into the
+  /// middle of a reset. `nil` stops telling.
+  func onReset(_ observer: (@Sendable (String) -> Void)?) {
+    resetObserver.withLock { $0 = observer }
+  }
+
+  private func tellResetObserver(_ service: String) {
+    if let observer = resetObserver.withLock({ $0 }) { observer(service) }
   }
 }

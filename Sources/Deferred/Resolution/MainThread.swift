@@ -87,6 +87,20 @@ enum MainThread {
     }
   }
 
+  /// Refuses every build's wait for the main actor to build a service `container` owns, on
+  /// whichever thread `container` shuts down, once its services are marked shut down: the
+  /// wait fails with ``DeferredError/Code/shutDown`` at once, and the hop's job, when its turn
+  /// of the main queue comes, builds nothing. A hop whose job has begun is a build under way.
+  /// So no main-actor factory of `container` starts after its ``Container/shutDown()``
+  /// returns, even when the main thread is busy (in the very block that shuts down) until
+  /// then.
+  static func refuseHops(of container: Container) {
+    let refused = hops.withLock { hops in
+      hops.waiting.values.filter { $0.container === container }
+    }
+    for hop in refused where hop.end(.refused) { hop.done.signal() }
+  }
+
   /// Runs `work` for `context` (not the main actor's) with the main actor's build context,
   /// whose chain is `context`'s for the time being, so errors name the whole chain: here if
   /// the caller is on the main actor already, else on the main actor while the caller blocks.
@@ -108,8 +122,13 @@ enum MainThread {
       hops.waiting[key] = hop
       return false
     }
+    // The owner shut down before the hop was listed, and its shutdown's sweep
+    // (``refuseHops(of:)``) did not find it: refused here. The owner marks its nodes before it
+    // sweeps, under one lock with the listing: one of the two sees the other.
+    let refusedNow = !refused && node.isShutDown && hop.end(.refused)
+    if refusedNow { hops.withLock { _ = $0.waiting.removeValue(forKey: key) } }
     let outcome = Locked<Swift.Result<Result, DeferredError>?>(nil)
-    if !refused {
+    if !refused && !refusedNow {
       node.owner.scheduler.scheduleOnMain(
         LaunchJob(describing: "build \(node.key) on main", qos: .userInitiated) {
           // A refused hop's build does not run: its waiter has given up.

@@ -234,7 +234,10 @@ extension Container {
   public func handle<Value: Sendable>(
     for key: ServiceKey<Value>
   ) throws(DeferredError) -> ServiceHandle<Value> {
-    guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
+    guard
+      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
+        ?? emptyCollection(key.erased)
+    else {
       throw missing(key.erased, chain: BuildContext.current.chain)
     }
     node.wasResolved.set()

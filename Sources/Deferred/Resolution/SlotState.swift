@@ -10,6 +10,7 @@ import Dispatch
 /// | published | `built` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
 /// | held(value, n) | `built(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
 /// | retired(by) | `replaced(by)` | – | – | forwarded to `by` | refused | nothing |
+/// | (any, while a reset runs) | idle, held or building and reached by the reset: `resetting(barrier)`, until the reset ends | | | | | |
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
 /// `published` is a singleton published in its node's lock-free cell, for good; `held` is a weak
@@ -19,6 +20,12 @@ import Dispatch
 /// it before the reset, never into the state (Docs/Design.md, "Weak and named scopes").
 /// Work queued before the build is delivered in order: while the builder hands it to its
 /// queues (outside the lock), later work joins the queue behind it instead of overtaking it.
+///
+/// A reset is one step however many services it reaches: each it reaches is barred
+/// (``bar(until:)``) in the same step as it is reset, and lifted (``lift(_:)``) only once the
+/// reset has reached all of them. A claim of a barred service waits for the reset to end
+/// (``AnyNode/claim(_:)``): so no caller gets a value of the new generation of one service and
+/// then one of the old generation of another, which the reset had not reached yet.
 struct SlotState {
   private enum State {
     case idle(attempts: Int)
@@ -62,6 +69,8 @@ struct SlotState {
     var generation = 0
     var stale: [Building] = []
     var delivering = false
+    /// The reset under way that reached the service: claims wait for it to end.
+    var barrier: DispatchGroup?
 
     func copy() -> Rare {
       let copy = Rare()
@@ -70,6 +79,7 @@ struct SlotState {
       copy.generation = generation
       copy.stale = stale
       copy.delivering = delivering
+      copy.barrier = barrier
       return copy
     }
   }
@@ -317,6 +327,24 @@ struct SlotState {
     case .idle, .published, .retired:
       return nil
     }
+  }
+
+  /// The reset under way that reached the service, if any: a claim waits for it to end.
+  var resetBarrier: DispatchGroup? { rare?.barrier }
+
+  /// Bars claims until `barrier`'s reset ends, in the step that reset the service: a service
+  /// published for good (`ready`) or replaced is not barred, as the reset changes nothing of
+  /// it.
+  mutating func bar(until barrier: DispatchGroup) {
+    switch state {
+    case .ready, .retired: return
+    case .idle, .building, .held: unsharedRare().barrier = barrier
+    }
+  }
+
+  /// Lifts `barrier`, once its reset has reached every service (a later reset's stays).
+  mutating func lift(_ barrier: DispatchGroup) {
+    if let current = rare?.barrier, current === barrier { unsharedRare().barrier = nil }
   }
 
   /// Takes work handed to the service: `ahead` for work that was queued for a registration

@@ -164,6 +164,10 @@ extension Duration {
   /// clock reaches. Every conversion of a duration the app hands in goes through it, so that
   /// no duration, however long, overflows.
   var nanoseconds: UInt64 {
+    // Compared first: `components` traps for a duration beyond `Int64.max` seconds either
+    // way, which sums of durations reach.
+    guard self > .zero else { return 0 }
+    guard self < Self.beyondNanoseconds else { return .max }
     let (seconds, attoseconds) = components
     // Both components carry the duration's sign.
     guard seconds >= 0, attoseconds >= 0 else { return 0 }
@@ -171,6 +175,10 @@ extension Duration {
     let (sum, carry) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
     return overflow || carry ? .max : sum
   }
+
+  /// One nanosecond past `UInt64.max` nanoseconds.
+  private static let beyondNanoseconds =
+    Duration.seconds(18_446_744_073) + .nanoseconds(709_551_616)
 
   /// `seconds` as a duration, saturated to `Int64.max` seconds either way (a `Double` of
   /// seconds can be far larger than a `Duration` holds); `nil` for NaN.

@@ -9,7 +9,8 @@ import Dispatch
 /// its own container, its workers race, and its invariants are checked once they are done.
 struct StressFeaturePlan: Sendable {
   enum Part: String, CaseIterable, Sendable {
-    case scopes, arguments, forwarding, collections, handles, mainActor
+    case scopes, arguments, forwarding, collections, handles, mainActor, resetRaces,
+      reentrantCaches
   }
 
   let seed: UInt64
@@ -197,6 +198,9 @@ struct StressFeatureRound {
       case .collections: check = collections(ledger, counters, workers, FeatureProbe(freed))
       case .handles: check = handles(ledger, counters, workers, FeatureProbe(freed))
       case .mainActor: check = mainActor(ledger, counters, workers, FeatureProbe(freed))
+      case .resetRaces: check = resetRaces(ledger, counters, workers, FeatureProbe(freed))
+      case .reentrantCaches:
+        check = reentrantCaches(ledger, counters, workers, FeatureProbe(freed))
       }
       if await !workers.wait(limit: limit) {
         violations.append(
@@ -369,6 +373,182 @@ struct StressFeatureRound {
           }
         }
       }
+    }
+  }
+
+  // MARK: Reset races
+
+  /// Resets racing resolves of a session and then of a singleton built with it, read from
+  /// the container, through handles, from a child that shares the parent's nodes and from a
+  /// child that builds its own copy: the singleton never holds an older session than the one
+  /// the same reader got just before it (no reader sees a reset generation after a new one).
+  private func resetRaces(
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
+  ) -> () async -> Void {
+    let plan = self.plan
+    let container = Container()
+    probe.hold(in: container)
+    let scope = Scope.named("stress.races")
+    let session = ServiceKey<FeatureBox>(name: "session")
+    let storage = ServiceKey<FeatureBox>(name: "storage")
+    let inbox = ServiceKey<FeatureBox>(name: "inbox")
+    let shared = container.makeChild()
+    let copying = container.makeChild()
+    typealias Read = @Sendable () throws(DeferredError) -> (FeatureBox, FeatureBox)
+    let readers: [(String, Read)]
+    do throws(DeferredError) {
+      try container.register(session, scope: scope) { () -> FeatureBox in
+        let serial = counters.run("session")
+        spin(microseconds: serial % 3 * 30)
+        return FeatureBox(serial, generation: counters.resetsBegun)
+      }
+      try container.register(storage) { FeatureBox(counters.run("storage")) }
+      try container.register(inbox, dependencies: session, storage) {
+        (session: FeatureBox, _: FeatureBox) in
+        FeatureBox(counters.run("inbox"), made: [session])
+      }
+      // Inbox depends on it: this child builds a copy of Inbox of its own.
+      try copying.register(storage) {
+        FeatureBox(counters.run("child storage"), variant: "child")
+      }
+      let sessionHandle = try container.handle(for: session)
+      let inboxHandle = try container.handle(for: inbox)
+      readers = [
+        (
+          "container",
+          { () throws(DeferredError) in
+            (try container.resolve(session), try container.resolve(inbox))
+          }
+        ),
+        (
+          "handles",
+          { () throws(DeferredError) in (try sessionHandle.resolve(), try inboxHandle.resolve()) }
+        ),
+        (
+          "child",
+          { () throws(DeferredError) in (try shared.resolve(session), try shared.resolve(inbox)) }
+        ),
+        (
+          "child copy",
+          { () throws(DeferredError) in
+            (try copying.resolve(session), try copying.resolve(inbox))
+          }
+        ),
+      ]
+    } catch {
+      ledger.violation("registering threw \(error)")
+      return {}
+    }
+    workers.thread("reset") { note in
+      var random = random(60)
+      for _ in 0..<plan.resets * 3 {
+        spin(microseconds: random.int(in: 0...300))
+        note("reset")
+        counters.beginReset()
+        container.reset(scope)
+        counters.endReset()
+      }
+    }
+    for worker in 0..<plan.threads {
+      workers.thread("reader \(worker)") { note in
+        var random = random(61 + worker)
+        for _ in 0..<plan.resolves {
+          let (name, read) = readers[random.int(below: readers.count)]
+          note("read from \(name)")
+          do throws(DeferredError) {
+            let (got, built) = try read()
+            let with = built.made.first?.serial ?? -1
+            if with < got.serial {
+              ledger.violation(
+                "\(name): the inbox holds session #\(with), after the same reader got session"
+                  + " #\(got.serial)")
+            }
+          } catch {
+            ledger.violation("\(name): a read threw \(error)")
+          }
+          spin(microseconds: random.int(in: 0...40))
+        }
+      }
+    }
+    return {
+      // One session a generation: a build per reset at most, and the first.
+      let resets = counters.resetsReturned
+      if counters.runs("session") > resets + 1 {
+        ledger.violation("session built \(counters.runs("session")) times for \(resets) resets")
+      }
+      _ = (shared, copying)
+    }
+  }
+
+  // MARK: Argument caches used again from deinits
+
+  /// A caching argument factory whose values' deinits clear the cache or resolve from it
+  /// again, and whose arguments' `Hashable` may clear it, resolved from several threads while
+  /// the cache's limit drops the oldest and another thread clears it: nothing deadlocks, every
+  /// resolve gets a value made for its own argument.
+  private func reentrantCaches(
+    _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
+    _ probe: FeatureProbe
+  ) -> () async -> Void {
+    let plan = self.plan
+    let container = Container()
+    probe.hold(in: container)
+    let key = StressLock<FactoryKey<StressReentrantArgument, StressReentrantBox>?>(nil)
+    do throws(DeferredError) {
+      let registered = try container.register(
+        StressReentrantBox.self, argument: StressReentrantArgument.self,
+        cachingUpTo: max(1, plan.arguments / 2)
+      ) { [weak container] (argument: StressReentrantArgument) in
+        let id = argument.id
+        _ = counters.run("value \(id)")
+        return StressReentrantBox(id) { [weak container] in
+          // Used again as it goes: an argument below 100 clears the cache (even) or resolves
+          // another value (odd, above 100, whose own deinit does nothing: no endless chain).
+          guard id < 100, let container, let key = key.withLock({ $0 }) else { return }
+          if id % 2 == 0 {
+            container.clearCache(of: key)
+          } else {
+            _ = try? container.resolve(key, argument: StressReentrantArgument(id: id + 100))
+          }
+        }
+      }
+      key.withLock { $0 = registered }
+    } catch {
+      ledger.violation("registering threw \(error)")
+      return {}
+    }
+    guard let factory = key.withLock({ $0 }) else { return {} }
+    for worker in 0..<plan.threads {
+      workers.thread("cache \(worker)") { note in
+        var random = random(70 + worker)
+        for _ in 0..<plan.resolves {
+          let id = random.int(below: plan.arguments * 2)
+          // Some arguments clear the cache from their `Hashable`.
+          let argument = StressReentrantArgument(
+            id: id, clearing: random.chance(0.2) ? (container, factory) : nil)
+          note("resolve \(id)")
+          do throws(DeferredError) {
+            let value = try container.resolve(factory, argument: argument)
+            if value.id != id { ledger.violation("argument \(id) got the value of \(value.id)") }
+          } catch {
+            ledger.violation("argument \(id) threw \(error)")
+          }
+          spin(microseconds: random.int(in: 0...30))
+        }
+      }
+    }
+    workers.thread("clear") { note in
+      var random = random(79)
+      for _ in 0..<plan.resets {
+        spin(microseconds: random.int(in: 0...200))
+        note("clearCache")
+        container.clearCache(of: factory)
+      }
+    }
+    return {
+      container.clearCache(of: factory)
+      key.withLock { $0 = nil }
     }
   }
 
@@ -798,5 +978,48 @@ struct StressFeatureRound {
       }
       container.shutDown()
     }
+  }
+}
+
+/// A cached value that runs `onDeinit` as it goes.
+final class StressReentrantBox: Sendable {
+  let id: Int
+  private let onDeinit: @Sendable () -> Void
+
+  init(_ id: Int, onDeinit: @escaping @Sendable () -> Void) {
+    self.id = id
+    self.onDeinit = onDeinit
+  }
+
+  deinit { onDeinit() }
+}
+
+/// An argument whose `Hashable` clears the cache it is looked up in, when it is given one (the
+/// container held weakly: the cache keeps its arguments).
+struct StressReentrantArgument: Hashable, Sendable {
+  let id: Int
+  weak var container: Container?
+  let key: FactoryKey<StressReentrantArgument, StressReentrantBox>?
+
+  init(
+    id: Int, clearing: (Container, FactoryKey<StressReentrantArgument, StressReentrantBox>)? = nil
+  ) {
+    self.id = id
+    container = clearing?.0
+    key = clearing?.1
+  }
+
+  static func == (left: Self, right: Self) -> Bool {
+    left.clear()
+    return left.id == right.id
+  }
+
+  func hash(into hasher: inout Hasher) {
+    clear()
+    hasher.combine(id)
+  }
+
+  private func clear() {
+    if let container, let key { container.clearCache(of: key) }
   }
 }
