@@ -32,7 +32,10 @@ extension Container {
         .mainActorRequired, key: node.key, chain: [node.key],
         detail: "launch() builds it, so call launch() on the main actor")
     }
-    if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
+    let name = origin.map { "the child container made at \($0)" } ?? "this container"
+    if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now(), container: name) }) {
+      throw error
+    }
     mark(.launchBegan)
     // On the main actor, the main actor's context, whichever thread drains the main queue.
     let context = MainThread.isCurrent ? BuildContext.mainActor : BuildContext.current
