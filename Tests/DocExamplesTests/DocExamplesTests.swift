@@ -237,17 +237,20 @@ extension DocExamples {
     }
   }
 
-  @Suite(.deferred(from: AppContainer.shared))
-  struct SyncTests {
-    @Test(.deferred { try $0.register(Network.self) { Network(online: false) } })
-    func queuesEditsOffline() throws {
-      let sync = try Container.test.resolve(SyncService.self)
-      #expect(!sync.network.online)
-    }
+  // The traits exist from Swift 6.1 on (`TestScoping`).
+  #if compiler(>=6.1)
+    @Suite(.deferred(from: AppContainer.shared))
+    struct SyncTests {
+      @Test(.deferred { try $0.register(Network.self) { Network(online: false) } })
+      func queuesEditsOffline() throws {
+        let sync = try Container.test.resolve(SyncService.self)
+        #expect(!sync.network.online)
+      }
 
-    @Test func usesTheRealNetworkElsewhere() throws {
-      let sync = try Container.test.resolve(SyncService.self)
-      #expect(sync.network.online)
+      @Test func usesTheRealNetworkElsewhere() throws {
+        let sync = try Container.test.resolve(SyncService.self)
+        #expect(sync.network.online)
+      }
     }
-  }
+  #endif
 }
