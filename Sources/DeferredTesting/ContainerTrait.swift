@@ -1,8 +1,7 @@
-public import Deferred
-public import Testing
-
 // The traits scope tests through `TestScoping`, which Swift Testing has from Swift 6.1 on.
 #if compiler(>=6.1)
+  public import Deferred
+  public import Testing
 
   /// A Swift Testing trait that gives a test, or each test of a suite, a container of its own: a
   /// child of the app's container with the test's overrides, read through ``Deferred/Container/test``.
