@@ -56,8 +56,8 @@ extension Container {
   }
 
   /// The manual scheduler that the running test's container was made with, by the
-  /// `.deferredManualLaunch` trait: ``Deferred/ManualScheduler/runNext()``,
-  /// ``Deferred/ManualScheduler/runAll()`` and its ``Deferred/ManualScheduler/clock`` step
+  /// `.deferredManualLaunch` trait: `runNext()`,
+  /// `runAll()` and its `clock` step
   /// through the launch.
   ///
   /// Outside such a test, reading it records an issue that says so, and returns a new

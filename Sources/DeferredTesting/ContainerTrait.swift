@@ -7,7 +7,7 @@
   /// child of the app's container with the test's overrides, read through ``Deferred/Container/test``.
   ///
   /// A child container inherits every registration of its parent, and what the child registers
-  /// overrides the parent's in the child only (``Deferred/Container/makeChild(fileID:line:)``). So
+  /// overrides the parent's in the child only (`makeChild()`). So
   /// tests running in parallel share the app's composition root but never an override: each test
   /// case gets a child made for it, with the overrides applied, before it starts, and drops it
   /// when it ends.
@@ -32,8 +32,8 @@
   /// gave it.
   ///
   /// A launch step by step, with no thread and no real time, needs the manual scheduler and clock
-  /// of `Deferred` (``Deferred/ManualScheduler``, ``Deferred/ManualClock``):
-  /// ``Testing/Trait/deferredManualLaunch(_:)`` makes each test's container with a fresh
+  /// of `Deferred` (`ManualScheduler`, `ManualClock`):
+  /// `.deferredManualLaunch { ... }` makes each test's container with a fresh
   /// `ManualScheduler`, which the test reads as ``Deferred/Container/testScheduler``.
   ///
   /// - Important: ``Deferred/Container/test`` is a task-local value: it is set for the test's own
@@ -158,7 +158,7 @@
     }
 
     /// Each test gets a child of a new container whose deferred builds wait for the test: a
-    /// fresh ``Deferred/ManualScheduler`` and its ``Deferred/ManualClock``, read as
+    /// fresh `ManualScheduler` and its `ManualClock`, read as
     /// ``Deferred/Container/testScheduler``.
     ///
     /// ```swift
