@@ -35,6 +35,17 @@ let package = Package(
         .product(name: "Dependencies", package: "swift-dependencies"),
       ]
     ),
+    // The peers' code that Docs/Comparison.md shows, compiled here where the peers are
+    // (DocExamplesTests checks that the page quotes it). Nothing depends on these targets and
+    // nothing runs them.
+    .target(
+      name: "ComparisonSwinject",
+      dependencies: [.product(name: "Swinject", package: "Swinject")]
+    ),
+    .target(
+      name: "ComparisonDependencies",
+      dependencies: [.product(name: "Dependencies", package: "swift-dependencies")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -150,7 +150,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "No registration for \(service)\(neededBy).\(close)"
         + " Register it with `container.register(\(typeName).self) { ... }`."
     case .cycle:
-      return "Dependency cycle: \(cycle.joined(separator: " → "))\(neededBy)."
+      return "Dependency cycle: \(cycle.joined(separator: " → "))\(cycleEntry)."
         + " Break the loop: let one of these services resolve the other lazily, when first used."
     case .factoryFailed:
       let what = underlying.map { String(describing: $0) } ?? "an error"
@@ -171,6 +171,9 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service) is built by an async factory\(neededBy), and is not built yet."
         + " Resolve it with `try await container.awaitService(\(typeName).self)`; a synchronous"
         + " service cannot depend on it."
+    case .launchOrder where key == LaunchSchedule.launchKey:
+      // About the container's launch itself, which no service names.
+      return "\(detail ?? "launch steps out of order")."
     case .launchOrder:
       return "\(service): \(detail ?? "out of order")."
     case .shutDown:
@@ -188,15 +191,31 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     case .scopeMismatch:
       return "\(service)\(neededBy): \(detail ?? "its scope is defeated")."
     case .criticalNeedsDeferred:
-      return "\(chain.first ?? service) is critical but needs \(service)\(neededBy), whose"
-        + " priority is \(detail ?? "not critical"): it is built before the first frame too."
-        + " Make it critical, or let the critical service resolve it later."
+      // A direct dependency needs no path; an indirect one says which way it is reached.
+      let through = chain.count > 2 ? " (through \(path))" : ""
+      return "\(chain.first ?? service) is critical but needs \(service)\(through), whose"
+        + " priority is \(detail ?? "not critical"): \(service) is built before the first frame"
+        + " too. Make it critical, or let \(chain.first ?? "the critical service") resolve it"
+        + " later."
     default:
       return "\(code): \(service)\(neededBy)"
     }
   }
 
   private var typeName: String { String(describing: key.type) }
+
+  /// For a cycle: the way in, when the chain reached the loop through services outside it
+  /// (`, entered from AppModel → A`); nothing when the chain is the loop itself, which the
+  /// message names already.
+  private var cycleEntry: String {
+    let chain = self.chain
+    let cycle = self.cycle
+    guard chain != cycle else { return "" }
+    guard !cycle.isEmpty, chain.count > cycle.count, Array(chain.suffix(cycle.count)) == cycle
+    else { return chain.count > 1 ? ", needed by \(chain.joined(separator: " → "))" : "" }
+    let entry = chain.dropLast(cycle.count) + [cycle[0]]
+    return ", entered from \(entry.joined(separator: " → "))"
+  }
 }
 
 extension DeferredError {

@@ -46,142 +46,145 @@ func expectOwnGreeting(_ text: String) async throws {
   #expect(try AppContainer.shared.resolve(Greeter.self).greeting == Greeting(text: "real"))
 }
 
-@Suite(.deferred(from: AppContainer.shared))
-struct ParallelSuiteA {
-  @Test(arguments: 0..<25)
-  func eachCaseHasItsOwnContainer(index: Int) async throws {
-    try await expectOwnGreeting("A\(index)")
-  }
-}
-
-@Suite(.deferred(from: AppContainer.shared))
-struct ParallelSuiteB {
-  @Test(arguments: 0..<25)
-  func eachCaseHasItsOwnContainer(index: Int) async throws {
-    try await expectOwnGreeting("B\(index)")
-  }
-
-  @Test func aTestOfTheSuiteHasItsOwnContainerToo() async throws {
-    try await expectOwnGreeting("B-single")
-  }
-}
-
-@Suite(
-  .deferred(from: AppContainer.shared) {
-    try $0.register(Greeting.self, replacing: true) { Greeting(text: "suite") }
-  })
-struct SuiteOverrides {
-  @Test func aTestSeesTheSuitesOverride() throws {
-    #expect(try Container.test.resolve(Greeter.self).greeting.text == "suite")
-    #expect(Container.test.parent === AppContainer.shared)
-  }
-
-  @Test(.deferred { try $0.register(Greeting.self, replacing: true) { Greeting(text: "test") } })
-  func aTestsOwnTraitNestsInsideTheSuites() throws {
-    let container = Container.test
-    #expect(try container.resolve(Greeter.self).greeting.text == "test")
-    // The test's child is made from the suite's child, which is made from the app's.
-    #expect(try container.parent?.resolve(Greeting.self).text == "suite")
-    #expect(container.parent?.parent === AppContainer.shared)
-  }
-
-  @Suite struct Nested {
-    @Test func aNestedSuiteInheritsTheTrait() throws {
-      #expect(try Container.test.resolve(Greeting.self).text == "suite")
-    }
-  }
-}
-
-@Suite struct TraitScopes {
-  @Test(.deferred) func theBareTraitGivesAnEmptyContainer() throws {
-    #expect(Container.test.parent != nil)
-    #expect(throws: DeferredError.self) { try Container.test.resolve(Greeting.self) }
-  }
-
-  @Test func outsideTheTraitReadingTheContainerRecordsAnIssue() {
-    withKnownIssue {
-      _ = Container.test
-    } matching: { issue in
-      issue.description.contains("outside a test that has the .deferred trait")
+// The traits exist from Swift 6.1 on (`TestScoping`).
+#if compiler(>=6.1)
+  @Suite(.deferred(from: AppContainer.shared))
+  struct ParallelSuiteA {
+    @Test(arguments: 0..<25)
+    func eachCaseHasItsOwnContainer(index: Int) async throws {
+      try await expectOwnGreeting("A\(index)")
     }
   }
 
-  @Test func outsideTheTraitReadingTheSchedulerRecordsAnIssue() {
-    withKnownIssue {
-      _ = Container.testScheduler
-    } matching: { issue in
-      issue.description.contains(".deferredManualLaunch")
+  @Suite(.deferred(from: AppContainer.shared))
+  struct ParallelSuiteB {
+    @Test(arguments: 0..<25)
+    func eachCaseHasItsOwnContainer(index: Int) async throws {
+      try await expectOwnGreeting("B\(index)")
+    }
+
+    @Test func aTestOfTheSuiteHasItsOwnContainerToo() async throws {
+      try await expectOwnGreeting("B-single")
     }
   }
 
-  @Test func theTraitScopesEachTestCaseButNotASuite() throws {
-    let trait = ContainerTrait.deferred
-    let test = try #require(Test.current)
-    #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
-    #expect(trait.scopeProvider(for: test, testCase: Test.Case.current) != nil)
-    #expect(trait.isRecursive)
-  }
-
-  @Test func twoScopesOfOneTraitGiveTwoContainers() async throws {
-    let trait = ContainerTrait.deferred(from: AppContainer.shared) {
-      try $0.register(Greeting.self, replacing: true) { Greeting(text: "scoped") }
+  @Suite(
+    .deferred(from: AppContainer.shared) {
+      try $0.register(Greeting.self, replacing: true) { Greeting(text: "suite") }
+    })
+  struct SuiteOverrides {
+    @Test func aTestSeesTheSuitesOverride() throws {
+      #expect(try Container.test.resolve(Greeter.self).greeting.text == "suite")
+      #expect(Container.test.parent === AppContainer.shared)
     }
-    let test = try #require(Test.current)
-    let first = try await container(in: trait, for: test)
-    let second = try await container(in: trait, for: test)
-    #expect(first !== second)
-    #expect(first.parent === AppContainer.shared && second.parent === AppContainer.shared)
-    #expect(try first.resolve(Greeting.self).text == "scoped")
-  }
 
-  @Test func aFailingOverrideFailsTheTestBeforeItRuns() async throws {
-    let trait = ContainerTrait.deferred(from: AppContainer.shared) {
-      // Registered twice in the child, without replacing: a duplicate.
-      try $0.register(Greeting.self) { Greeting(text: "first") }
-      try $0.register(Greeting.self) { Greeting(text: "duplicate") }
+    @Test(.deferred { try $0.register(Greeting.self, replacing: true) { Greeting(text: "test") } })
+    func aTestsOwnTraitNestsInsideTheSuites() throws {
+      let container = Container.test
+      #expect(try container.resolve(Greeter.self).greeting.text == "test")
+      // The test's child is made from the suite's child, which is made from the app's.
+      #expect(try container.parent?.resolve(Greeting.self).text == "suite")
+      #expect(container.parent?.parent === AppContainer.shared)
     }
-    let test = try #require(Test.current)
-    await #expect(throws: DeferredError.self) {
-      try await trait.provideScope(for: test, testCase: Test.Case.current) {
-        Issue.record("the test body runs only once its overrides are registered")
+
+    @Suite struct Nested {
+      @Test func aNestedSuiteInheritsTheTrait() throws {
+        #expect(try Container.test.resolve(Greeting.self).text == "suite")
       }
     }
   }
 
-  /// The container that `trait` gives a test case.
-  private func container(in trait: ContainerTrait, for test: Test) async throws -> Container {
-    let seen = Seen()
-    try await trait.provideScope(for: test, testCase: Test.Case.current) {
-      await seen.keep(Container.test)
+  @Suite struct TraitScopes {
+    @Test(.deferred) func theBareTraitGivesAnEmptyContainer() throws {
+      #expect(Container.test.parent != nil)
+      #expect(throws: DeferredError.self) { try Container.test.resolve(Greeting.self) }
     }
-    return try #require(await seen.container)
+
+    @Test func outsideTheTraitReadingTheContainerRecordsAnIssue() {
+      withKnownIssue {
+        _ = Container.test
+      } matching: { issue in
+        issue.description.contains("which has no .deferred trait")
+      }
+    }
+
+    @Test func outsideTheTraitReadingTheSchedulerRecordsAnIssue() {
+      withKnownIssue {
+        _ = Container.testScheduler
+      } matching: { issue in
+        issue.description.contains(".deferredManualLaunch")
+      }
+    }
+
+    @Test func theTraitScopesEachTestCaseButNotASuite() throws {
+      let trait = ContainerTrait.deferred
+      let test = try #require(Test.current)
+      #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
+      #expect(trait.scopeProvider(for: test, testCase: Test.Case.current) != nil)
+      #expect(trait.isRecursive)
+    }
+
+    @Test func twoScopesOfOneTraitGiveTwoContainers() async throws {
+      let trait = ContainerTrait.deferred(from: AppContainer.shared) {
+        try $0.register(Greeting.self, replacing: true) { Greeting(text: "scoped") }
+      }
+      let test = try #require(Test.current)
+      let first = try await container(in: trait, for: test)
+      let second = try await container(in: trait, for: test)
+      #expect(first !== second)
+      #expect(first.parent === AppContainer.shared && second.parent === AppContainer.shared)
+      #expect(try first.resolve(Greeting.self).text == "scoped")
+    }
+
+    @Test func aFailingOverrideFailsTheTestBeforeItRuns() async throws {
+      let trait = ContainerTrait.deferred(from: AppContainer.shared) {
+        // Registered twice in the child, without replacing: a duplicate.
+        try $0.register(Greeting.self) { Greeting(text: "first") }
+        try $0.register(Greeting.self) { Greeting(text: "duplicate") }
+      }
+      let test = try #require(Test.current)
+      await #expect(throws: DeferredError.self) {
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+          Issue.record("the test body runs only once its overrides are registered")
+        }
+      }
+    }
+
+    /// The container that `trait` gives a test case.
+    private func container(in trait: ContainerTrait, for test: Test) async throws -> Container {
+      let seen = Seen()
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        await seen.keep(Container.test)
+      }
+      return try #require(await seen.container)
+    }
   }
-}
 
-/// What a scope's body saw, handed back to the test.
-actor Seen {
-  var container: Container?
-  func keep(_ container: Container) { self.container = container }
-}
-
-/// A service the launch builds after the first frame.
-final class Catalog: Sendable {}
-
-@Suite(
-  .deferredManualLaunch {
-    try $0.register(Catalog.self, priority: .afterFirstFrame()) { Catalog() }
-  })
-struct ManualLaunches {
-  @Test(arguments: 0..<10)
-  func eachTestStepsThroughALaunchOfItsOwn(index: Int) async throws {
-    let container = Container.test
-    let scheduler = Container.testScheduler
-    try container.launch()
-    try container.firstFrameDrawn()
-    await interleave()
-    // Only this test's job is queued: no other test's launch shares the scheduler.
-    #expect(scheduler.queued == ["build Catalog"])
-    #expect(scheduler.runAll() == 1)
-    #expect(container.isFullyReady)
+  /// What a scope's body saw, handed back to the test.
+  actor Seen {
+    var container: Container?
+    func keep(_ container: Container) { self.container = container }
   }
-}
+
+  /// A service the launch builds after the first frame.
+  final class Catalog: Sendable {}
+
+  @Suite(
+    .deferredManualLaunch {
+      try $0.register(Catalog.self, priority: .afterFirstFrame()) { Catalog() }
+    })
+  struct ManualLaunches {
+    @Test(arguments: 0..<10)
+    func eachTestStepsThroughALaunchOfItsOwn(index: Int) async throws {
+      let container = Container.test
+      let scheduler = Container.testScheduler
+      try container.launch()
+      try container.firstFrameDrawn()
+      await interleave()
+      // Only this test's job is queued: no other test's launch shares the scheduler.
+      #expect(scheduler.queued == ["build Catalog"])
+      #expect(scheduler.runAll() == 1)
+      #expect(container.isFullyReady)
+    }
+  }
+#endif

@@ -122,15 +122,44 @@ extension ComparisonGuide {
       #expect(container.module(of: ServiceKey<ImageCache>()) == "ProfileFeature")
     }
 
+    @Test func usingIt() throws {
+      let container = try AppServices.makeContainer()
+      try container.launch()  // builds the critical services: none here
+      // ... the first screen is drawn ...
+      try container.firstFrameDrawn()  // SyncService is built in the background now
+
+      let logger = try container.resolve(Logger.self)  // the same object as Analytics
+      let model = try container.resolve(ProfileFeature.detailModel, argument: 42)
+      let cache = try container.resolve(ImageCache.self)  // shared while someone holds it
+
+      let analytics = try container.resolve(Analytics.self)
+      #expect(ObjectIdentifier(logger as AnyObject) == ObjectIdentifier(analytics as AnyObject))
+      #expect(model.id == 42)
+      #expect(try container.resolve(ImageCache.self) === cache)
+      let session = try container.resolve(UserSession.self)
+
+      container.reset(.userSession)  // logout: the next resolve makes a new UserSession
+
+      #expect(try container.resolve(UserSession.self) !== session)
+    }
+
     @Test func syncIsBuiltInTheBackgroundAfterTheFirstFrame() throws {
       let scheduler = ManualScheduler()
       let container = try AppServices.makeContainer(scheduler: scheduler, clock: scheduler.clock)
       try container.launch()
       #expect(scheduler.queued.isEmpty)  // nothing deferred before the first frame
       try container.firstFrameDrawn()  // SyncService is built in the background now
-      #expect(!scheduler.queued.isEmpty)
+      #expect(scheduler.queued == ["build SyncService"])
       scheduler.runAll()
       #expect(container.isFullyReady)
+    }
+
+    @Test func syncIsBuiltOnceOnAWorker() throws {
+      let scheduler = ManualScheduler()
+      let container = try AppServices.makeContainer(scheduler: scheduler, clock: scheduler.clock)
+      try container.launch()
+      try container.firstFrameDrawn()
+      scheduler.runAll()
       let sync = try container.resolve(SyncService.self)  // built already: no new build
       #expect(sync.network is HTTPNetwork && sync.storage is FileStorage)
       let builds = container.launchReport().builds.filter {
@@ -203,6 +232,54 @@ extension ComparisonGuide {
       #expect(sync !== live)
       #expect(sync.storage as AnyObject === live.storage as AnyObject)  // shared
       #expect(try app.resolve(SyncService.self) === live)  // the app's is untouched
+    }
+  }
+}
+
+// MARK: - Docs/Testing.md, with the same app
+
+extension ComparisonGuide {
+  /// A view model of the app's, isolated to the main actor.
+  @MainActor final class InboxModel {
+    let sync: SyncService
+    init(sync: SyncService) { self.sync = sync }
+  }
+
+  @Suite struct TestingGuideTests {
+    @MainActor @Test func aMainActorModelGetsItsOwnTurn() throws {
+      let scheduler = ManualScheduler()
+      let container = try AppServices.makeContainer(scheduler: scheduler, clock: scheduler.clock)
+      try container.registerMainActor(
+        InboxModel.self, priority: .afterFirstFrame(), InboxModel.init(sync:))
+      try container.launch()  // on the main actor: critical main-actor services
+      try container.firstFrameDrawn()
+      scheduler.runAll()  // the background builds the model needs
+      #expect(scheduler.queuedOnMain == ["build InboxModel on main"])
+      scheduler.runMainNext()  // one build, one turn of the main queue
+      #expect(container.isFullyReady)
+    }
+
+    @Test func syncKeepsEditsOffline() throws {
+      let app = try AppServices.makeContainer()
+      let container = app.makeChild()
+      try container.register(Network.self) { FakeNetwork() }
+      let sync = try container.resolve(SyncService.self)  // built anew, with FakeNetwork
+      #expect(sync.network.fetch("/inbox") == "fake /inbox")
+    }
+
+    @Test func syncWaitsForTheFirstFrame() throws {
+      let scheduler = ManualScheduler()
+      let container = try AppServices.makeContainer(
+        scheduler: scheduler, clock: scheduler.clock)
+      try container.launch()
+      #expect(scheduler.queued.isEmpty)  // nothing deferred runs before the first frame
+      try container.firstFrameDrawn()
+      #expect(scheduler.queued == ["build SyncService"])
+      scheduler.runNext()  // Storage and Network, which it needs, then SyncService
+      #expect(scheduler.queued.isEmpty)
+      #expect(container.isFullyReady)
+      let built = container.launchReport().builds.map(\.service)
+      #expect(built == ["Storage", "Network", "SyncService"])
     }
   }
 }

@@ -91,7 +91,7 @@ import Testing
       #expect(error?.code == .launchOrder)
       #expect(
         error?.description.contains(
-          phase == .shutDown ? "shut down" : "launch() was called already") == true)
+          phase == .shutDown ? "shut down" : "launch() was called again") == true)
       #expect(schedule.phase == phase)
     }
   }

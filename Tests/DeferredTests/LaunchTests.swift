@@ -146,8 +146,8 @@ final class Conversions: Sendable {}
     #expect(problems.first?.chain == ["Theme", "Storage"])
     #expect(
       problems.first?.message.hasPrefix(
-        "Theme is critical but needs Storage, needed by Theme → Storage, whose priority is"
-          + " afterFirstFrame(utility)") == true)
+        "Theme is critical but needs Storage, whose priority is afterFirstFrame(utility)")
+        == true)
     try container.launch()
     #expect(runs["Storage"] == 1)
     try container.firstFrameDrawn()
@@ -261,7 +261,7 @@ final class Conversions: Sendable {}
     try app.container.launch()
     let twice = #expect(throws: DeferredError.self) { try app.container.launch() }
     #expect(twice?.code == .launchOrder)
-    #expect(twice?.description.contains("launch() was called already") == true)
+    #expect(twice?.description.contains("launch() was called again") == true)
     let late = #expect(throws: DeferredError.self) {
       try app.container.register(Config.self, name: "late", priority: .critical) { Config() }
     }

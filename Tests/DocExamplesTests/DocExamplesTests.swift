@@ -237,19 +237,51 @@ extension DocExamples {
     }
   }
 
-  @Suite(.deferred(from: AppContainer.shared))
-  struct SyncTests {
-    @Test(.deferred { try $0.register(Network.self) { Network(online: false) } })
-    func queuesEditsOffline() throws {
-      let sync = try Container.test.resolve(SyncService.self)
-      #expect(!sync.network.online)
-    }
+  // The traits exist from Swift 6.1 on (`TestScoping`).
+  #if compiler(>=6.1)
+    @Suite(.deferred(from: AppContainer.shared))
+    struct SyncTests {
+      @Test(.deferred { try $0.register(Network.self) { Network(online: false) } })
+      func queuesEditsOffline() throws {
+        let sync = try Container.test.resolve(SyncService.self)
+        #expect(!sync.network.online)
+      }
 
-    @Test func usesTheRealNetworkElsewhere() throws {
-      let sync = try Container.test.resolve(SyncService.self)
-      #expect(sync.network.online)
+      @Test func usesTheRealNetworkElsewhere() throws {
+        let sync = try Container.test.resolve(SyncService.self)
+        #expect(sync.network.online)
+      }
+    }
+  #endif
+
+  @Suite struct WithoutTraits {
+    @Test func queuesEditsOffline() async throws {
+      try await Container.withTestContainer(from: AppContainer.shared) {
+        try $0.register(Network.self) { Network(online: false) }
+      } body: { container in
+        let sync = try container.resolve(SyncService.self)
+        #expect(!sync.network.online)
+      }
     }
   }
+
+  // The traits exist from Swift 6.1 on (`TestScoping`).
+  #if compiler(>=6.1)
+    @Suite(.deferred(from: AppContainer.shared))
+    struct OffTheTestsTask {
+      @Test(.deferred { try $0.register(Network.self) { Network(online: false) } })
+      func passesTheContainerToAQueue() async throws {
+        let container = Container.test  // read on the test's task
+        let online = await withCheckedContinuation { done in
+          DispatchQueue.global().async {
+            // Container.test would not reach here: this closure has the container itself.
+            done.resume(returning: try? container.resolve(SyncService.self).network.online)
+          }
+        }
+        #expect(online == false)
+      }
+    }
+  #endif
 }
 
 extension DocExamples {

@@ -41,7 +41,10 @@ extension Container {
       }
       ancestor = container.parent
     }
-    if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now()) }) { throw error }
+    let name = origin.map { "the child container made at \($0)" } ?? "this container"
+    if let error = schedule({ $0.beginLaunch(flags: flags, now: clock.now(), container: name) }) {
+      throw error
+    }
     mark(.launchBegan)
     // On the main actor, the main actor's context, whichever thread drains the main queue.
     let context = MainThread.isCurrent ? BuildContext.mainActor : BuildContext.current

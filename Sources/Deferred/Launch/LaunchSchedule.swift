@@ -190,12 +190,19 @@ struct LaunchSchedule: Sendable {
 
   // MARK: - The launch
 
-  /// `notLaunched → launching`; refused in every other phase.
-  mutating func beginLaunch(flags: Set<LaunchFlag>, now: UInt64) -> DeferredError? {
+  /// `notLaunched → launching`; refused in every other phase, with an error that names the
+  /// container as `container` describes it.
+  mutating func beginLaunch(
+    flags: Set<LaunchFlag>, now: UInt64, container: String = "this container"
+  ) -> DeferredError? {
     guard phase == .notLaunched else {
       let detail =
         phase == .shutDown
-        ? "the container was shut down" : "launch() was called already; call it once"
+        ? "launch() was called on \(container), which was shut down: a shutdown is final,"
+          + " so launch a new container instead"
+        : "launch() was called again on \(container), which launches once: call launch() once,"
+          + " as the app starts, then firstFrameDrawn(); a launch of its own (a test's) needs"
+          + " a new container"
       return DeferredError(.launchOrder, key: Self.launchKey, chain: [], detail: detail)
     }
     phase = .launching
@@ -216,7 +223,8 @@ struct LaunchSchedule: Sendable {
       return DeferredError(.shutDown, key: Self.launchKey, chain: [])
     default:
       return DeferredError(
-        .launchOrder, key: Self.launchKey, chain: [], detail: "no launch is under way")
+        .launchOrder, key: Self.launchKey, chain: [],
+        detail: "launch() ended while no launch was under way")
     }
   }
 
@@ -404,7 +412,8 @@ struct LaunchSchedule: Sendable {
 
   // MARK: - Inside
 
-  private static let launchKey = AnyServiceKey(Container.self, name: "launch")
+  /// The key that errors about the launch itself carry: no service is at fault.
+  static let launchKey = AnyServiceKey(Container.self, name: "launch")
 
   /// `deferring → fullyReady` once every entry has ended: the waiters are told.
   private mutating func completeIfDone(_ work: inout LaunchWork, at now: UInt64) {

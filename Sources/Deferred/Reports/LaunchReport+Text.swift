@@ -60,7 +60,7 @@ extension LaunchReport {
         if let queued = build.queued { notes.append("queued \(milliseconds(queued))") }
         return [
           build.service, milliseconds(build.duration), milliseconds(build.selfDuration),
-          build.cpu.map(milliseconds) ?? "-", build.thread, trigger,
+          build.cpu.map(milliseconds) ?? "-", Self.laneName(build.thread), trigger,
           milliseconds(build.start), notes.joined(separator: ", "),
         ]
       }
@@ -94,10 +94,14 @@ extension LaunchReport {
       lines.append("Hazards:")
       for hazard in hazards { lines.append("  ! \(hazard.detail)") }
     }
-    if !advice.isEmpty {
+    // The items `Advice.worthShowing(_:)` keeps, as the demo's `advise` prints them.
+    let shown = Advice.worthShowing(advice)
+    if !shown.isEmpty {
       lines.append("")
-      lines.append("Advice (estimated savings):")
-      for item in advice {
+      let left = advice.count - shown.count
+      lines.append(
+        "Advice (estimated savings\(left == 0 ? "" : "; \(left) saving 0.1 ms or less left out")):")
+      for item in shown {
         let change = item.suggestion.map { " → \($0)" } ?? ""
         lines.append(
           "  * \(item.kind.rawValue) \(item.service)\(change): saves \(milliseconds(item.saving))"
