@@ -51,6 +51,8 @@ public final class Container: Sendable {
   /// Told when a thread is about to wait for another thread's build of a service
   /// (``onWait(_:)``).
   let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
+  /// Told after a reset drops what this container hands out (``onReset(_:)``).
+  let resetObservers = ResetObservers()
 
   /// Runs the builds deferred past the first frame.
   public let scheduler: any LaunchScheduler

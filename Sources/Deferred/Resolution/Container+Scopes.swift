@@ -55,16 +55,25 @@ extension Container {
     var seen: Set<ObjectIdentifier> = []
     var queue = visible.filter { $0.scope == scope && (fromParent || $0.owner === self) }
     for node in queue { seen.insert(ObjectIdentifier(node)) }
+    // What this container's reset observers hear: what it dropped, and what it sees of an
+    // ancestor's that the reset may have dropped there.
+    var observed: [AnyServiceKey] = []
     while let node = queue.popLast() {
       // Only this container's own nodes: an ancestor's instances are the ancestor's.
-      if node.owner === self, node.reset() {
-        dropped.append(node.key.description)
+      if node.owner === self {
+        if node.reset() {
+          dropped.append(node.key.description)
+          observed.append(node.key)
+        }
+      } else {
+        observed.append(node.key)
       }
       for dependent in dependents[ObjectIdentifier(node)] ?? []
       where seen.insert(ObjectIdentifier(dependent)).inserted {
         queue.append(dependent)
       }
     }
+    notifyReset(scope, keys: observed)
     let children = registry.withLock { $0.publishedChildren.compactMap(\.container) }
     for child in children { child.resetHere(scope, fromParent: true, into: &dropped) }
   }
