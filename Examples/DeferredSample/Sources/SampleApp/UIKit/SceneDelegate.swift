@@ -4,14 +4,15 @@
   import SwiftUI
   import UIKit
 
-  /// For a UIKit app: the first screen in a window, the first frame reported once it is
-  /// committed, and the deferred builds held while the app is in the background.
+  /// For a UIKit app with a scene manifest: the first screen in a window, then the container
+  /// wired to the app's lifecycle in one call. UIKit calls no `applicationDidBecomeActive(_:)`
+  /// in an app that uses scenes; the library follows the application's notifications, which
+  /// are posted either way.
   public final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     /// The scene's window.
     public var window: UIWindow?
-    private let container = AppServices.container
 
-    /// Shows the first screen.
+    /// Shows the first screen, and wires the container: first frame, idle, background.
     ///
     /// - Parameters:
     ///   - scene: The scene.
@@ -24,21 +25,10 @@
       guard let scene = scene as? UIWindowScene else { return }
       let window = UIWindow(windowScene: scene)
       window.rootViewController = UIHostingController(
-        rootView: RootView().deferredContainer(container))
+        rootView: RootView().deferredContainer(AppServices.container))
       window.makeKeyAndVisible()
       self.window = window
-      // The first frame is committed at the end of this turn of the main run loop.
-      DispatchQueue.main.async { [container] in try? container.firstFrameDrawn() }
+      AppServices.container.followApplicationLifecycle()
     }
-
-    /// Holds the deferred builds that have not started.
-    ///
-    /// - Parameter scene: The scene.
-    public func sceneDidEnterBackground(_ scene: UIScene) { container.pause() }
-
-    /// Lets the deferred builds go again.
-    ///
-    /// - Parameter scene: The scene.
-    public func sceneWillEnterForeground(_ scene: UIScene) { container.resume() }
   }
 #endif
