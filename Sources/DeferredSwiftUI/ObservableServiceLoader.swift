@@ -1,8 +1,9 @@
 public import Deferred
 public import Observation
 
-/// A ``ServiceLoader`` for iOS 17 and later, with `@Observable`: a view that reads ``state``
-/// updates when it changes, and an `@Observable` model can hold one like any other property.
+/// A ``ServiceLoader`` for iOS 17 and later that is `Observable`, as an `@Observable` class is: a
+/// view that reads ``state`` updates when it changes, and an `@Observable` model can hold one
+/// like any other property.
 ///
 /// It waits for a service of a container without building it, as ``ServiceLoader`` does, and
 /// follows the resets that drop the service in the same way. Hold it in `@State`:
@@ -20,19 +21,31 @@ public import Observation
 ///
 /// In a view, `DeferredService` does this with the container of the environment, from
 /// iOS 16.
+///
+/// The class states its `Observable` conformance with Observation's registrar, as the
+/// `@Observable` macro would write it: the library then needs no macro plugin to compile.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 @MainActor
-@Observable
-public final class ObservableServiceLoader<Value: Sendable> {
+public final class ObservableServiceLoader<Value: Sendable>: Observable {
   /// Where a loader is: waiting, ready with the service, or failed.
   public typealias State = ServiceLoader<Value>.State
   /// How a loader gets its service.
   public typealias Policy = ServiceLoader<Value>.Policy
 
   /// Where the loader is; a view that reads it updates as it changes.
-  public private(set) var state: State = .waiting
+  public private(set) var state: State {
+    get {
+      registrar.access(self, keyPath: \.state)
+      return storedState
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.state) { storedState = newValue }
+    }
+  }
 
-  @ObservationIgnored private let wait: ServiceWait<Value>
+  private var storedState: State = .waiting
+  private let registrar = ObservationRegistrar()
+  private let wait: ServiceWait<Value>
 
   /// Makes a loader; it starts waiting on ``start()`` or ``value()``.
   ///
