@@ -56,9 +56,11 @@ extension Container {
     mark(.criticalReady)
   }
 
-  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording.
+  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording,
+  /// and tells the launch observer (``observeLaunch(_:)``).
   private func mark(_ milestone: Milestone.Kind) {
     if recorder.isEnabled { Signposts.milestone(milestone) }
+    recorder.observation.tell(.milestone(milestone))
   }
 
   /// Tells the container the app's first frame is on screen: it starts building the deferred

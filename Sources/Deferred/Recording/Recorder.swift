@@ -257,6 +257,8 @@ final class Recorder: Sendable {
   private let transients = Locked<[TransientEntry]>([])
   /// The services handed out to the app before the first frame, noted once, when it is drawn.
   private let firstFrameUses = Locked<[AnyNode]>([])
+  /// The launch observer and the hazards added from outside (``Container/observeLaunch(_:)``).
+  let observation = LaunchObservation()
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -291,9 +293,26 @@ final class Recorder: Sendable {
       recording == .timingsAndCPU && context.threadIndex != ThreadNames.taskIndex
       ? clock.threadCPUTime() : nil
     let signpost = Signposts.beginBuild(of: node)
+    if observation.isObserved { tellBegan(node, context) }
     return Span(
       start: now(), nestedBase: context.nestedTotal, cpu: cpu, signpost: signpost,
       generation: generation)
+  }
+
+  /// Tells the launch observer that a build of `node` began.
+  @inline(never)
+  private func tellBegan(_ node: AnyNode, _ context: BuildContext) {
+    observation.tell(
+      .buildBegan(service: node.key.description, priority: Self.priority(of: node, in: context)))
+  }
+
+  /// Tells the launch observer that a build of `node` ended with `outcome`.
+  @inline(never)
+  private func tellEnded(_ node: AnyNode, _ context: BuildContext, _ outcome: BuildRecord.Outcome) {
+    observation.tell(
+      .buildEnded(
+        service: node.key.description, priority: Self.priority(of: node, in: context),
+        outcome: outcome))
   }
 
   /// Marks the start of a transient's making on `context`.
@@ -319,10 +338,11 @@ final class Recorder: Sendable {
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
   /// time is not a build's.
-  func discard(_ span: Span?, _ context: BuildContext) {
+  func discard(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
     Signposts.endBuild(span.signpost)
     context.dropNested(since: span.nestedBase)
+    if observation.isObserved { tellEnded(node, context, .failed) }
   }
 
   /// Records the end of the build begun with `span`, which ended with `outcome` (built, or
@@ -362,6 +382,15 @@ final class Recorder: Sendable {
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
         nested: nested, cpu: cpu, outcome: outcome,
         attempt: attempt, generation: span.generation))
+    if observation.isObserved {
+      let ended: BuildRecord.Outcome
+      switch outcome {
+      case .built: ended = .built
+      case .failed: ended = .failed
+      case .cancelled: ended = .cancelled
+      }
+      tellEnded(node, context, ended)
+    }
   }
 
   /// Records that the scheduled build of `node`, started at `start` on `context`, failed before

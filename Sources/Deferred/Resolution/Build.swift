@@ -154,7 +154,7 @@ extension AnyNode {
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
         guard frame.attempt > 0 else { continue }
-        withRecorder { $0.discard(frame.span, context) }
+        withRecorder { $0.discard(frame.span, frame.node, context) }
         frame.node.fail(attempt: frame.attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
