@@ -51,11 +51,14 @@ public final class Container: Sendable {
   /// Set, for good, once a descendant of this container has begun a launch: a registration
   /// here is then scheduled in the launched descendants too (``Container/scheduleIfLaunched(_:)``).
   let launchedDescendants = AtomicWord()
-  /// Told when a reset drops (or makes stale) a service of this container (``onReset(_:)``).
-  let resetObserver = Locked<(@Sendable (String) -> Void)?>(nil)
+  /// Told when a reset drops (or makes stale) a service of this container (``onResetStep(_:)``),
+  /// for tests that force a resolve into the middle of a reset.
+  let resetStepObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   /// Told when a thread is about to wait for another thread's build of a service
   /// (``onWait(_:)``).
   let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
+  /// Told after a reset drops what this container hands out (``onReset(_:)``).
+  let resetObservers = ResetObservers()
 
   /// Runs the builds deferred past the first frame.
   public let scheduler: any LaunchScheduler

@@ -7,7 +7,7 @@
   ///
   /// Reading a deferred service in `body` (`container.require(SyncService.self)`) builds it on
   /// the main thread, before the first frame if the view is on the first screen: the opposite
-  /// of deferring it. `DeferredView` waits instead, through a ``ServiceLoader``: the service is
+  /// of deferring it. `DeferredView` waits instead, through a ``DeferredService``: the service is
   /// shown once the launch has built it in its stage, on a background queue, or on the
   /// main-thread lane for a main-actor service, one build a turn of the main queue.
   ///
@@ -19,16 +19,15 @@
   /// }
   /// ```
   ///
-  /// The container comes from the environment (``SwiftUICore/View/deferredContainer(_:)``). With
+  /// The container comes from the environment (`deferredContainer(_:)`). With
   /// no container there, no registration of the service, or (with ``ServiceLoader/Policy/buildNow``)
-  /// a build that failed, the view shows the failure.
+  /// a build that failed, the view shows the failure. The view follows its container and the
+  /// resets that drop its service, as ``DeferredService`` does: it never shows a service of a
+  /// container it no longer has, nor one a reset dropped.
   public struct DeferredView<Service: Sendable, Content: View, Placeholder: View, Failure: View>:
     View
   {
-    @Environment(\.deferredContainer) private var container
-    @State private var phase = Phase.waiting
-    private let name: String?
-    private let policy: ServiceLoader<Service>.Policy
+    @DeferredService<Service> private var service
     private let content: (Service) -> Content
     private let placeholder: () -> Placeholder
     private let failure: (any Error) -> Failure
@@ -51,8 +50,7 @@
       @ViewBuilder placeholder: @escaping () -> Placeholder,
       @ViewBuilder failure: @escaping (any Error) -> Failure
     ) {
-      self.name = name
-      self.policy = policy
+      _service = DeferredService(type, name: name, policy: policy)
       self.content = content
       self.placeholder = placeholder
       self.failure = failure
@@ -60,45 +58,11 @@
 
     /// The view's content: the placeholder, the service's content or the failure.
     public var body: some View {
-      Group {
-        switch phase {
-        case .waiting: placeholder()
-        case .ready(let service): content(service)
-        case .failed(let error): failure(error)
-        }
+      switch $service {
+      case .waiting: placeholder()
+      case .ready(let service): content(service)
+      case .failed(let error): failure(error)
       }
-      .task(id: container.map(ObjectIdentifier.init)) {
-        guard let container else {
-          phase = .failed(NoContainerError(service: "\(Service.self)"))
-          return
-        }
-        let loader = ServiceLoader(Service.self, name: name, in: container, policy: policy)
-        do {
-          phase = .ready(try await loader.value())
-        } catch is CancellationError {
-          // The view is gone, or its container changed: the next task loads anew.
-        } catch {
-          phase = .failed(error)
-        }
-      }
-    }
-
-    /// Where the view is.
-    private enum Phase {
-      case waiting
-      case ready(Service)
-      case failed(any Error)
-    }
-  }
-
-  /// The error a ``DeferredView`` shows when no container is in its environment.
-  struct NoContainerError: Error, CustomStringConvertible {
-    /// The service the view waited for.
-    let service: String
-
-    var description: String {
-      "No container in the environment for the DeferredView of \(service): call "
-        + ".deferredContainer(container) on a view above it."
     }
   }
 

@@ -9,7 +9,7 @@
 
   extension EnvironmentValues {
     /// The app's container, for the views below that need services (``DeferredView``);
-    /// `nil` unless a view above sets it with ``SwiftUICore/View/deferredContainer(_:)``.
+    /// `nil` unless a view above sets it with `deferredContainer(_:)`.
     public var deferredContainer: Container? {
       get { self[ContainerKey.self] }
       set { self[ContainerKey.self] = newValue }
@@ -26,7 +26,7 @@
     /// }
     /// ```
     ///
-    /// - Parameter container: The app's container, or a preview's (``Deferred/Container/preview(_:)``).
+    /// - Parameter container: The app's container, or a preview's (`preview(_:)`).
     /// - Returns: The view with the container in its environment.
     public func deferredContainer(_ container: Container) -> some View {
       environment(\.deferredContainer, container)

@@ -1,5 +1,4 @@
 public import Deferred
-import Dispatch
 
 #if canImport(Combine)
   public import Combine
@@ -10,7 +9,7 @@ import Dispatch
 ///
 /// A view that needs a deferred service must not build it before its turn: resolving it from
 /// `body` builds it on the main thread before the first frame, the opposite of deferring it. A
-/// loader waits instead (``Deferred/Container/whenReady(_:name:on:_:)``): the service is
+/// loader waits instead (`whenReady(_:name:on:_:)`): the service is
 /// delivered once the launch, or anything else, has built it.
 ///
 /// ```swift
@@ -18,8 +17,15 @@ import Dispatch
 /// let sync = try await loader.value()  // once the launch has built it; builds nothing
 /// ```
 ///
-/// ``DeferredView`` shows a placeholder until its loader is ready. On Apple platforms a loader
-/// is an `ObservableObject`, to hold in `@StateObject` where a view needs the state itself.
+/// A loader follows the container's resets (`reset(_:)`): once a reset
+/// drops its service (the signed-in user's session at logout), it goes back to waiting, then
+/// to ready with the new instance, which it builds off the main thread (the service's turn in
+/// the launch has passed).
+///
+/// `DeferredView` and `DeferredService` show a placeholder until their loader is ready. On
+/// Apple platforms a loader is an `ObservableObject`, to hold in `@StateObject` where a view
+/// needs the state itself; from iOS 17, ``ObservableServiceLoader`` is the same loader with
+/// `@Observable`.
 ///
 /// - Important: With the default ``Policy/waitForTurn``, a loader of a service that nothing
 ///   builds (an `onDemand` service nobody resolves, or a launch that never reaches its stage)
@@ -58,15 +64,13 @@ public final class ServiceLoader<Value: Sendable> {
   #endif
 
   /// The container the service comes from.
-  public let container: Container
+  public var container: Container { wait.container }
   /// The registration's name, if it has one.
-  public let name: String?
+  public var name: String? { wait.name }
   /// How the loader gets its service.
-  public let policy: Policy
+  public var policy: Policy { wait.policy }
 
-  private var started = false
-  private var waiters: [Int: CheckedContinuation<Result<Value, DeferredError>?, Never>] = [:]
-  private var nextWaiter = 0
+  private let wait: ServiceWait<Value>
 
   /// Makes a loader; it starts waiting on ``start()`` or ``value()``.
   ///
@@ -79,87 +83,23 @@ public final class ServiceLoader<Value: Sendable> {
     _ type: Value.Type = Value.self, name: String? = nil, in container: Container,
     policy: Policy = .waitForTurn
   ) {
-    self.container = container
-    self.name = name
-    self.policy = policy
+    wait = ServiceWait(container: container, name: name, policy: policy)
+    wait.onChange = { [weak self] state in self?.state = state }
   }
 
   /// The service, once the loader is ready; `nil` before, or if it failed.
-  public var service: Value? {
-    if case .ready(let value) = state { return value }
-    return nil
-  }
+  public var service: Value? { wait.service }
 
-  /// Starts waiting for the service; calling it again does nothing.
-  public func start() {
-    guard !started else { return }
-    started = true
-    switch policy {
-    case .waitForTurn:
-      do {
-        try container.whenReady(Value.self, name: name, on: .global()) { [weak self] value in
-          Task { @MainActor in self?.finish(.success(value)) }
-        }
-      } catch {
-        finish(.failure(error))
-      }
-    case .buildNow:
-      let (container, name) = (container, name)
-      Task { [weak self] in
-        do throws(DeferredError) {
-          let value = try await container.awaitService(Value.self, name: name)
-          self?.finish(.success(value))
-        } catch {
-          self?.finish(.failure(error))
-        }
-      }
-    }
-  }
+  /// Starts waiting for the service, and following the resets that drop it; calling it again
+  /// does nothing.
+  public func start() { wait.start() }
 
   /// Starts the loader if it has not started, and suspends until it is ready or has failed.
   ///
   /// - Returns: The service.
-  /// - Throws: The ``Deferred/DeferredError`` the loader failed with; `CancellationError` if the
+  /// - Throws: The `DeferredError` the loader failed with; `CancellationError` if the
   ///   calling task is cancelled while it waits (the loader goes on waiting).
-  public func value() async throws -> Value {
-    start()
-    switch state {
-    case .ready(let value): return value
-    case .failed(let error): throw error
-    case .waiting: break
-    }
-    let id = nextWaiter
-    nextWaiter += 1
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation {
-        (continuation: CheckedContinuation<Result<Value, DeferredError>?, Never>) in
-        if Task.isCancelled {
-          continuation.resume(returning: nil)
-        } else {
-          waiters[id] = continuation
-        }
-      }
-    } onCancel: {
-      Task { @MainActor [weak self] in self?.cancelWaiter(id) }
-    }
-    guard let result else { throw CancellationError() }
-    return try result.get()
-  }
-
-  private func finish(_ result: Result<Value, DeferredError>) {
-    guard case .waiting = state else { return }
-    switch result {
-    case .success(let value): state = .ready(value)
-    case .failure(let error): state = .failed(error)
-    }
-    let waiting = waiters.values
-    waiters = [:]
-    for waiter in waiting { waiter.resume(returning: result) }
-  }
-
-  private func cancelWaiter(_ id: Int) {
-    waiters.removeValue(forKey: id)?.resume(returning: nil)
-  }
+  public func value() async throws -> Value { try await wait.value() }
 }
 
 #if canImport(Combine)

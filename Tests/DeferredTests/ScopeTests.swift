@@ -472,7 +472,7 @@ extension ScopeTests {
     container.onWait { event in
       if event.service == "Session" { settled.fire() }
     }
-    container.onReset { service in
+    container.onResetStep { service in
       guard service == "Session" else { return }
       Thread.detach {
         got.withLock { $0 = try? read() }

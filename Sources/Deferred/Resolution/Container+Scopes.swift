@@ -46,6 +46,9 @@ extension Container {
     reset.barrier.leave()
     let dropped = reset.dropped
     reset.values = []
+    // Observers hear of the reset once its bars are lifted: one that resolves a service the
+    // reset dropped gets the new generation, and never waits on the reset itself.
+    for notice in reset.notices { notice.container.notifyReset(scope, keys: notice.keys) }
     return dropped.sorted()
   }
 
@@ -56,6 +59,8 @@ extension Container {
     var dropped: [String] = []
     var barred: [AnyNode] = []
     var values: [SlotState.Stored] = []
+    /// What each container's reset observers hear, once the reset is over.
+    var notices: [(container: Container, keys: [AnyServiceKey])] = []
   }
 
   /// Resets `scope` among the nodes this container owns, then in its live children: from the
@@ -75,6 +80,9 @@ extension Container {
     var seen: Set<ObjectIdentifier> = []
     var queue = visible.filter { $0.scope == scope && (fromParent || $0.owner === self) }
     for node in queue { seen.insert(ObjectIdentifier(node)) }
+    // What this container's reset observers hear: what it dropped, and what it sees of an
+    // ancestor's that the reset may have dropped there.
+    var observed: [AnyServiceKey] = []
     while let node = queue.popLast() {
       // Only this container's own nodes: an ancestor's instances are the ancestor's.
       if node.owner === self {
@@ -83,14 +91,18 @@ extension Container {
         if let value { reset.values.append(value) }
         if dropped {
           reset.dropped.append(node.key.description)
-          tellResetObserver(node.key.description)
+          observed.append(node.key)
+          tellResetStep(node.key.description)
         }
+      } else {
+        observed.append(node.key)
       }
       for dependent in dependents[ObjectIdentifier(node)] ?? []
       where seen.insert(ObjectIdentifier(dependent)).inserted {
         queue.append(dependent)
       }
     }
+    if !observed.isEmpty { reset.notices.append((self, observed)) }
     let children = registry.withLock { $0.publishedChildren.compactMap(\.container) }
     for child in children { child.resetHere(scope, fromParent: true, into: &reset) }
   }
@@ -98,11 +110,11 @@ extension Container {
   /// Tells `observer` the name of each service a reset drops (or whose build it makes
   /// stale), as it does, on the resetting thread: for tests that force a resolve into the
   /// middle of a reset. `nil` stops telling.
-  func onReset(_ observer: (@Sendable (String) -> Void)?) {
-    resetObserver.withLock { $0 = observer }
+  func onResetStep(_ observer: (@Sendable (String) -> Void)?) {
+    resetStepObserver.withLock { $0 = observer }
   }
 
-  private func tellResetObserver(_ service: String) {
-    if let observer = resetObserver.withLock({ $0 }) { observer(service) }
+  private func tellResetStep(_ service: String) {
+    if let observer = resetStepObserver.withLock({ $0 }) { observer(service) }
   }
 }

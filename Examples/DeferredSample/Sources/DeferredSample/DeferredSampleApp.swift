@@ -1,25 +1,11 @@
-import DeferredSwiftUI
 import SampleApp
-import SwiftUI
 
-#if canImport(UIKit)
-  import UIKit
-#endif
-
-/// The sample app: the container in the environment of every view.
+/// The app's entry point: the app itself is ``SampleApp/SampleApplication``, in the library,
+/// so that it is compiled for iOS with the rest.
 @main
-struct DeferredSampleApp: App {
-  #if canImport(UIKit)
-    @UIApplicationDelegateAdaptor(AppDelegate.self) private var appDelegate
-  #else
-    init() {
-      try? AppServices.container.launch()
-    }
-  #endif
-
-  var body: some Scene {
-    WindowGroup {
-      RootView().deferredContainer(AppServices.container)
-    }
+@MainActor
+enum DeferredSampleApp {
+  static func main() {
+    SampleApplication.main()
   }
 }

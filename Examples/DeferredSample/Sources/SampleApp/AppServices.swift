@@ -1,8 +1,13 @@
 import Deferred
 
+extension Scope {
+  /// The signed-in user's services: signing out resets it.
+  public static let account = Scope.named("account")
+}
+
 /// The app's composition root: every service, registered once, with its launch priority.
 public enum AppServices {
-  /// The app's container; the app delegate launches it.
+  /// The app's container; ``launch()`` launches it.
   public static let container: Container = {
     let container = Container()
     do {
@@ -12,6 +17,16 @@ public enum AppServices {
     }
     return container
   }()
+
+  /// Launches the container, before the first frame: the app's `init`, or the app delegate's
+  /// `application(_:didFinishLaunchingWithOptions:)` in a UIKit app.
+  public static func launch() {
+    do {
+      try container.launch()
+    } catch {
+      preconditionFailure("The launch failed: \(error)")
+    }
+  }
 
   /// Registers every service of the app in `container`.
   ///
@@ -28,5 +43,8 @@ public enum AppServices {
     }
     try container.registerMainActor(
       KeypadModel.self, priority: .afterFirstFrame(), KeypadModel.init(calculator:sync:))
+    try container.register(Account.self, scope: .account, priority: .afterFirstFrame()) {
+      Account.signIn()
+    }
   }
 }

@@ -30,14 +30,17 @@ public struct LaunchReportView: View {
   }
 }
 
-/// The debug screen with a preview's container: doubles, launched as the app would be.
+/// The debug screen with a preview's container: the app's own registrations, with storage in
+/// a temporary folder, launched as the app would be. (`#Preview` needs Xcode's macro; this
+/// form compiles everywhere.)
 struct LaunchReportViewPreviews: PreviewProvider {
   static var previews: some View {
     NavigationStack { LaunchReportView() }
       .deferredContainer(
-        .preview { container in
-          try container.register(Theme.self, priority: .critical) { Theme.load() }
-          try container.register(Calculator.self, priority: .afterFirstFrame()) { Calculator() }
+        .preview(registering: AppServices.register(in:)) { container in
+          try container.register(Storage.self, replacing: true) {
+            Storage(directory: FileManager.default.temporaryDirectory)
+          }
         })
   }
 }

@@ -2,28 +2,29 @@ import Deferred
 import DeferredSwiftUI
 import SwiftUI
 
-/// The app's first screen: the keypad once its model is built, a placeholder before.
+/// The app's first screen: the keypad once its model is built, a placeholder before; the
+/// signed-in account; the conversions once the app is idle.
 public struct RootView: View {
-  @Environment(\.deferredContainer) private var container
-
   /// Makes the root view.
   public init() {}
 
-  /// The keypad, and a link to the launch report.
+  /// The keypad, the account, the conversions, and a link to the launch report.
   public var body: some View {
     NavigationStack {
-      DeferredView(KeypadModel.self) { model in
-        KeypadView(model: model)
-      } placeholder: {
-        ProgressView("Getting the keypad ready")
+      List {
+        Section("Keypad") {
+          DeferredView(KeypadModel.self) { model in
+            KeypadView(model: model)
+          } placeholder: {
+            ProgressView("Getting the keypad ready")
+          }
+        }
+        Section("Account") { AccountRow() }
+        Section("Conversions") { ConversionsSection() }
       }
       .toolbar {
         NavigationLink("Launch report") { LaunchReportView() }
       }
-    }
-    .onAppear {
-      // The first frame is on its way: the deferred services may be built now.
-      try? container?.firstFrameDrawn()
     }
   }
 }
@@ -33,12 +34,28 @@ struct KeypadView: View {
   @ObservedObject var model: KeypadModel
 
   var body: some View {
-    Form {
-      TextField("2 + 2", text: $model.input)
-      Button("=") { model.evaluate() }
-      if let result = model.result {
-        Text(result, format: .number)
+    TextField("2 + 2", text: $model.input)
+    Button("=") { model.evaluate() }
+    if let result = model.result {
+      Text(result, format: .number)
+    }
+  }
+}
+
+/// The signed-in account, and a button that signs out: the row shows the next account once
+/// the reset has dropped the old one.
+struct AccountRow: View {
+  @DeferredService(Account.self) private var account
+  @Environment(\.deferredContainer) private var container
+
+  var body: some View {
+    if let account {
+      LabeledContent(account.name) {
+        Text(account.signedInAt, style: .time)
       }
+      Button("Sign out") { container?.reset(.account) }
+    } else {
+      ProgressView()
     }
   }
 }

@@ -19,6 +19,13 @@ public final class Storage: Sendable {
     directory = try FileManager.default.url(
       for: .cachesDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
   }
+
+  /// Opens storage in `directory`: a preview's or a test's.
+  ///
+  /// - Parameter directory: Where the files are.
+  public init(directory: URL) {
+    self.directory = directory
+  }
 }
 
 /// Evaluates what the keypad types.
@@ -59,4 +66,20 @@ public final class Conversions: Sendable {
 
   /// Builds the table.
   public init() { factors = ["km/mi": 1.609_344, "kg/lb": 0.453_592_37] }
+}
+
+/// The signed-in user: one per sign-in, dropped when the user signs out (the `account` scope).
+public final class Account: Sendable {
+  /// Who signed in.
+  public let name: String
+  /// When, to tell one sign-in from the next.
+  public let signedInAt: Date
+
+  /// Signs the user in (in a real app: restores the session from the keychain).
+  public static func signIn() -> Account { Account(name: "Ada", signedInAt: Date()) }
+
+  init(name: String, signedInAt: Date) {
+    self.name = name
+    self.signedInAt = signedInAt
+  }
 }

@@ -2,8 +2,9 @@
   import Deferred
   import UIKit
 
-  /// Launches the container as the app finishes launching: only the critical services are
-  /// built before the first frame.
+  /// For a UIKit app (the SwiftUI app launches in its `init`): launches the container as the
+  /// app finishes launching, so that only the critical services are built before the first
+  /// frame. The scene delegate does the rest.
   public final class AppDelegate: NSObject, UIApplicationDelegate {
     /// Builds the critical services.
     ///
@@ -15,19 +16,8 @@
       _ application: UIApplication,
       didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
     ) -> Bool {
-      do {
-        try AppServices.container.launch()
-      } catch {
-        preconditionFailure("The launch failed: \(error)")
-      }
+      AppServices.launch()
       return true
-    }
-
-    /// The app has nothing left to do: the idle services may be built now.
-    ///
-    /// - Parameter application: The app.
-    public func applicationDidBecomeActive(_ application: UIApplication) {
-      AppServices.container.appIsIdle()
     }
   }
 #endif
