@@ -46,7 +46,7 @@ extension Container {
       where (node.kind.isCached || node.takesArgument)
         && node.priority.resolved(in: flags).stage == .critical
       {
-        try node.ensureReady(context)
+        try node.ensureBuilt(context)
       }
     } catch {
       _ = schedule { $0.endLaunch(succeeded: false, now: clock.now()) }
@@ -314,7 +314,7 @@ extension Container {
           run.prepare(context, flags: flags)
           let outcome: LaunchSchedule.Outcome
           do throws(DeferredError) {
-            try await run.node.ensureReadyAsync(context)
+            try await run.node.ensureBuiltAsync(context)
             outcome = .built
           } catch {
             self.recordFailure(of: run, on: context, error)
@@ -331,7 +331,7 @@ extension Container {
       run.prepare(context, flags: flags)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {
-        try run.node.ensureReady(context)
+        try run.node.ensureBuilt(context)
         outcome = .built
       } catch {
         recordFailure(of: run, on: context, error)
