@@ -35,8 +35,10 @@ let package = Package(
     .testTarget(
       name: "DeferredMetricKitTests", dependencies: ["Deferred", "DeferredMetricKit"],
       exclude: ["Fixtures"]),
-    // The DocC articles' code, and a check that the articles quote it.
-    .testTarget(name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting"]),
+    // The DocC articles' code (the core's catalog and DeferredMetricKit's), and a check that
+    // the articles quote it.
+    .testTarget(
+      name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting", "DeferredMetricKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

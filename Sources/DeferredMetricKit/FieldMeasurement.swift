@@ -106,17 +106,21 @@ public final class FieldMeasurement: Sendable {
     self.taskID = taskID
   }
 
-  /// Follows `container`'s launch from now on (`Container.observeLaunch(_:)`):
-  /// attach it before `Container.launch(_:)`. It replaces any launch observer the
-  /// container had. Without a system, it does nothing.
+  /// Follows `container`'s launch from now on, as one more of its launch observers
+  /// (`Container.observeLaunch(_:)`): attach it before `Container.launch(_:)`. The
+  /// container's other observers, the app's own, keep theirs. Without a system, it does
+  /// nothing.
   ///
   /// - Parameter container: The app's container.
-  public func attach(to container: Container) {
-    guard system != nil else { return }
+  /// - Returns: The observation; cancel it to stop following the launch. `nil` without a
+  ///   system.
+  @discardableResult
+  public func attach(to container: Container) -> LaunchObservation? {
+    guard system != nil else { return nil }
     if case .built(let names) = usable { state.withLock { $0.waitingFor = names } }
     // The container keeps the measurement (its observer holds it); the measurement holds the
     // container weakly.
-    container.observeLaunch { [weak container] event in
+    return container.observeLaunch { [weak container] event in
       guard let container else { return }
       self.handle(event, in: container)
     }

@@ -174,9 +174,37 @@ final class Sync: Sendable {}
     #expect(capped.skippedServices == ["Theme"])
   }
 
+  @MainActor @Test func theAppsObserversAndTheFieldMeasurementFollowTheSameLaunch() throws {
+    let app = try App()
+    let before = Locked<[LaunchEvent]>([])
+    let after = Locked<[LaunchEvent]>([])
+    app.container.observeLaunch { event in before.withLock { $0.append(event) } }
+    let system = RecordingFieldSystem()
+    let field = try #require(FieldMeasurement(system: system).attach(to: app.container))
+    app.container.observeLaunch { event in after.withLock { $0.append(event) } }
+    try app.container.launch()
+    try app.container.firstFrameDrawn()
+    app.scheduler.runNext()  // Catalog
+    // Detached halfway, the measurement stops; the app's observers go on.
+    field.cancel()
+    app.scheduler.runAll()  // Sync: fully ready
+    #expect(app.container.isFullyReady)
+    #expect(system.measurement == ["extend Deferred.launch"])
+    #expect(system.signposts.contains("end Deferred/Theme build"))
+    #expect(!system.signposts.contains("end Deferred firstFrameToFullyReady"))
+    for events in [before, after] {
+      let told = events.withLock { $0 }
+      #expect(told.first == .milestone(.launchBegan))
+      #expect(told.last == .milestone(.fullyReady))
+      #expect(
+        told.contains(
+          .buildEnded(service: "Sync", priority: .afterFirstFrame(.utility), outcome: .built)))
+    }
+  }
+
   @Test func withoutASystemNothingIsObserved() throws {
     let app = try App()
-    FieldMeasurement(system: nil).attach(to: app.container)
+    #expect(FieldMeasurement(system: nil).attach(to: app.container) == nil)
     try app.container.launch()
     #expect(app.scheduler.queuedOnMain.isEmpty)
   }

@@ -55,16 +55,92 @@ private final class Pantry: Sendable {}
     #expect(events.all.count { if case .buildBegan = $0 { true } else { false } } == 2)
   }
 
-  @Test func anObserverRemovedHearsNothingAndRecordingOffTellsMilestonesOnly() throws {
+  @Test func aCancelledObserverHearsNothingAndRecordingOffTellsMilestonesOnly() throws {
     let container = Container(scheduler: ManualScheduler(), recording: .off)
     try container.register(Theme.self, priority: .critical) { Theme() }
     let events = Events()
-    container.observeLaunch { events.append($0) }
+    let observation = container.observeLaunch { events.append($0) }
     try container.launch()
     #expect(events.all == [.milestone(.launchBegan), .milestone(.criticalReady)])
-    container.observeLaunch(nil)
+    observation.cancel()
+    observation.cancel()  // twice changes nothing
+    // An observer added after it is told.
+    let later = Events()
+    container.observeLaunch { later.append($0) }
     try container.firstFrameDrawn()
     #expect(events.all.count == 2)
+    #expect(later.all == [.milestone(.firstFrame), .milestone(.fullyReady)])
+  }
+
+  @Test func everyObserverIsToldEveryStepInTheOrderTheyWereAdded() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Theme.self, priority: .critical) { Theme() }
+    let first = Events()
+    let second = Events()
+    let order = Locked<[String]>([])
+    container.observeLaunch { event in
+      first.append(event)
+      order.withLock { $0.append("first") }
+    }
+    container.observeLaunch { event in
+      second.append(event)
+      order.withLock { $0.append("second") }
+    }
+    try container.launch()
+    let steps: [LaunchEvent] = [
+      .milestone(.launchBegan), .buildBegan(service: "Theme", priority: .critical),
+      .buildEnded(service: "Theme", priority: .critical, outcome: .built),
+      .milestone(.criticalReady),
+    ]
+    #expect(first.all == steps)
+    #expect(second.all == steps)
+    #expect(
+      order.withLock { $0 } == Array(repeating: ["first", "second"], count: 4).flatMap { $0 })
+  }
+
+  @Test func cancellingOneObserverStopsOnlyThatOne() throws {
+    let scheduler = ManualScheduler()
+    let container = Container(scheduler: scheduler, clock: scheduler.clock)
+    try container.register(Theme.self, priority: .critical) { Theme() }
+    try container.register(Pantry.self, priority: .afterFirstFrame()) { Pantry() }
+    let kept = Events()
+    let removed = Events()
+    container.observeLaunch { kept.append($0) }
+    let observation = container.observeLaunch { removed.append($0) }
+    try container.launch()
+    observation.cancel()
+    try container.firstFrameDrawn()
+    scheduler.runAll()
+    #expect(removed.all.last == .milestone(.criticalReady))
+    #expect(removed.all.count == 4)
+    #expect(
+      kept.all.suffix(4) == [
+        .milestone(.firstFrame), .buildBegan(service: "Pantry", priority: .afterFirstFrame()),
+        .buildEnded(service: "Pantry", priority: .afterFirstFrame(), outcome: .built),
+        .milestone(.fullyReady),
+      ])
+  }
+
+  @Test func anObserverMayAddAndCancelObserversWhileItIsTold() throws {
+    let container = Container(scheduler: ManualScheduler())
+    try container.register(Theme.self, priority: .critical) { Theme() }
+    let added = Events()
+    let removed = Events()
+    let observation = Locked<LaunchObservation?>(nil)
+    // The observers are called under no lock of the container: calling it back does not
+    // deadlock.
+    container.observeLaunch { [weak container] event in
+      guard event == .milestone(.launchBegan), let container else { return }
+      observation.withLock { $0?.cancel() }
+      container.observeLaunch { added.append($0) }
+    }
+    observation.withLock { $0 = container.observeLaunch { removed.append($0) } }
+    try container.launch()
+    // The step under way when it was cancelled still tells it; later steps do not.
+    #expect(removed.all == [.milestone(.launchBegan)])
+    #expect(added.all.first == .buildBegan(service: "Theme", priority: .critical))
+    #expect(added.all.last == .milestone(.criticalReady))
   }
 
   @Test func aHazardAddedFromOutsideIsInEveryLaterReport() throws {

@@ -69,7 +69,7 @@ extension Container {
   }
 
   /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording,
-  /// and tells the launch observer (``observeLaunch(_:)``).
+  /// and tells the launch observers (``observeLaunch(_:)``).
   private func mark(_ milestone: Milestone.Kind) {
     if recorder.isEnabled { Signposts.milestone(milestone) }
     recorder.observation.tell(.milestone(milestone))

@@ -1,4 +1,4 @@
-/// A step of a container's launch, told as it happens to the observer given to
+/// A step of a container's launch, told as it happens to the observers added with
 /// ``Container/observeLaunch(_:)``.
 ///
 /// Extensions that report the launch elsewhere (the system's launch measurement, custom
@@ -28,28 +28,40 @@ public enum LaunchEvent: Sendable, Hashable {
 }
 
 extension Container {
-  /// Calls `observer` at each step of the launch: each milestone, and the beginning and end of
-  /// every singleton build this container records; `nil` stops it.
+  /// Adds `observer`, called at each step of the launch from now on: each milestone, and the
+  /// beginning and end of every singleton build this container records.
+  ///
+  /// A container has any number of observers, each added and removed on its own: the app's
+  /// analytics and a field measurement (`DeferredMetricKit`) follow the same launch without
+  /// displacing each other. They are called in the order they were added. The observer stays
+  /// until the returned ``LaunchObservation`` is cancelled; dropping the handle does not remove
+  /// it, so an observer meant for the app's lifetime can ignore the result.
   ///
   /// Build events are told only while the container records builds (its `recording` is not
-  /// ``Recording/off``); milestones always. The observer runs on the thread of the step, under
+  /// ``Recording/off``); milestones always. Each observer runs on the thread of the step, under
   /// no lock of the container, inside the call that made the step (``launch(_:)``, a build, a
   /// scheduled job): keep it short, and hand longer work to a queue. A child container tells
-  /// its own observer of its own builds.
+  /// its own observers of its own builds. While nothing observes, a build pays one atomic load.
   ///
   /// ```swift
-  /// container.observeLaunch { event in
+  /// let signposting = container.observeLaunch { event in
   ///   switch event {
   ///   case .buildBegan(let service, _): signposts.begin(service)
   ///   case .buildEnded(let service, _, _): signposts.end(service)
   ///   case .milestone: break
   ///   }
   /// }
+  /// // Later, to stop:
+  /// signposting.cancel()
   /// ```
   ///
-  /// - Parameter observer: What to call, or `nil`.
-  public func observeLaunch(_ observer: (@Sendable (LaunchEvent) -> Void)?) {
-    recorder.observation.set(observer)
+  /// - Parameter observer: What to call at each step.
+  /// - Returns: The handle that removes `observer` when cancelled.
+  @discardableResult
+  public func observeLaunch(
+    _ observer: @escaping @Sendable (LaunchEvent) -> Void
+  ) -> LaunchObservation {
+    LaunchObservation(recorder.observation, id: recorder.observation.add(observer))
   }
 
   /// Adds `hazard` to every later ``launchReport(criticalShareLimit:)``: a problem found
@@ -67,29 +79,83 @@ extension Container {
   }
 }
 
-/// A container's launch observer and the hazards added from outside: one atomic load a build
+/// One launch observer added with ``Container/observeLaunch(_:)``: cancel it to remove that
+/// observer, and only it.
+///
+/// Dropping the handle leaves the observer in place. Cancelling twice does nothing more. A step
+/// already telling its observers when the observer is cancelled may still tell it; no later
+/// step does.
+///
+/// ```swift
+/// let observation = container.observeLaunch { event in log(event) }
+/// observation.cancel()
+/// ```
+public final class LaunchObservation: Sendable {
+  private let observers: LaunchObservers
+  private let id: Int
+
+  init(_ observers: LaunchObservers, id: Int) {
+    self.observers = observers
+    self.id = id
+  }
+
+  /// Removes the observer from its container; the container's other observers stay.
+  public func cancel() {
+    observers.remove(id)
+  }
+}
+
+/// A container's launch observers and the hazards added from outside: one atomic load a build
 /// while nothing observes.
-final class LaunchObservation: Sendable {
-  private let observer = Locked<(@Sendable (LaunchEvent) -> Void)?>(nil)
-  /// 1 while an observer is set: read without the lock on every build.
+final class LaunchObservers: Sendable {
+  private struct Observer: Sendable {
+    let id: Int
+    let call: @Sendable (LaunchEvent) -> Void
+  }
+
+  private struct State: Sendable {
+    var lastID = 0
+    var observers: [Observer] = []
+  }
+
+  private let state = Locked(State())
+  /// 1 while an observer is added: read without the lock on every build.
   private let observed = AtomicWord()
   private let added = Locked<[Hazard]>([])
 
   init() {}
 
-  /// Whether an observer is set.
+  /// Whether an observer is added.
   @inline(__always)
   var isObserved: Bool { observed.loadAcquire() != 0 }
 
-  func set(_ observer: (@Sendable (LaunchEvent) -> Void)?) {
-    self.observer.withLock { $0 = observer }
-    observed.storeRelease(observer == nil ? 0 : 1)
+  /// Adds `observer` after the others; returns its identifier.
+  func add(_ observer: @escaping @Sendable (LaunchEvent) -> Void) -> Int {
+    state.withLock { state in
+      state.lastID += 1
+      state.observers.append(Observer(id: state.lastID, call: observer))
+      // Stored under the lock, so that concurrent adds and removes leave it matching the list.
+      observed.storeRelease(1)
+      return state.lastID
+    }
   }
 
-  /// Tells the observer, if there is one, of the event `event` makes (made only then).
+  /// Removes the observer `id`, if it is still there.
+  func remove(_ id: Int) {
+    state.withLock { state in
+      state.observers.removeAll { $0.id == id }
+      observed.storeRelease(state.observers.isEmpty ? 0 : 1)
+    }
+  }
+
+  /// Tells every observer, in the order they were added, of the event `event` makes (made only
+  /// when there is one); they are called after the lock is released.
   func tell(_ event: @autoclosure () -> LaunchEvent) {
-    guard isObserved, let observer = observer.withLock({ $0 }) else { return }
-    observer(event())
+    guard isObserved else { return }
+    let observers = state.withLock { $0.observers }
+    guard !observers.isEmpty else { return }
+    let event = event()
+    for observer in observers { observer.call(event) }
   }
 
   func add(_ hazard: Hazard) {

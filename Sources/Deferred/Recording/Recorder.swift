@@ -311,8 +311,8 @@ final class Recorder: Sendable {
   private let transients = Locked<[TransientEntry]>([])
   /// The services handed out to the app before the first frame, noted once, when it is drawn.
   private let firstFrameUses = Locked<[AnyNode]>([])
-  /// The launch observer and the hazards added from outside (``Container/observeLaunch(_:)``).
-  let observation = LaunchObservation()
+  /// The launch observers and the hazards added from outside (``Container/observeLaunch(_:)``).
+  let observation = LaunchObservers()
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -353,14 +353,14 @@ final class Recorder: Sendable {
       generation: generation)
   }
 
-  /// Tells the launch observer that a build of `node` began.
+  /// Tells the launch observers that a build of `node` began.
   @inline(never)
   private func tellBegan(_ node: AnyNode, _ context: BuildContext) {
     observation.tell(
       .buildBegan(service: node.key.description, priority: Self.priority(of: node, in: context)))
   }
 
-  /// Tells the launch observer that a build of `node` ended with `outcome`.
+  /// Tells the launch observers that a build of `node` ended with `outcome`.
   @inline(never)
   private func tellEnded(_ node: AnyNode, _ context: BuildContext, _ outcome: BuildRecord.Outcome) {
     observation.tell(
