@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Deferred", targets: ["Deferred"]),
     .library(name: "DeferredSwiftUI", targets: ["DeferredSwiftUI"]),
     .library(name: "DeferredTesting", targets: ["DeferredTesting"]),
+    .library(name: "DeferredMetricKit", targets: ["DeferredMetricKit"]),
   ],
   targets: [
     .target(
@@ -25,14 +26,22 @@ let package = Package(
     .target(name: "DeferredSwiftUI", dependencies: ["Deferred"]),
     // A Swift Testing trait: a child container for each test, with its overrides.
     .target(name: "DeferredTesting", dependencies: ["Deferred"]),
+    // Field launch data from MetricKit: the extended launch, per-service signposts, payloads
+    // read and joined to the launch report. The MetricKit calls are compiled for iOS only;
+    // the rest everywhere.
+    .target(name: "DeferredMetricKit", dependencies: ["Deferred"]),
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
-    .target(name: "DeferredDemoKit", dependencies: ["Deferred"]),
+    .target(name: "DeferredDemoKit", dependencies: ["Deferred", "DeferredMetricKit"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
     .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
     // The demo's services, wiring and commands: apart, so that the library's tests need only it.
     .testTarget(name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredDemoKit"]),
     .testTarget(name: "DeferredSwiftUITests", dependencies: ["Deferred", "DeferredSwiftUI"]),
     .testTarget(name: "DeferredTestingTests", dependencies: ["Deferred", "DeferredTesting"]),
+    // The payload fixtures are read from their folder by path, as the demo reads them.
+    .testTarget(
+      name: "DeferredMetricKitTests", dependencies: ["Deferred", "DeferredMetricKit"],
+      exclude: ["Fixtures"]),
     // The DocC articles' code, and a check that the articles quote it.
     .testTarget(name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting"]),
   ],

@@ -69,6 +69,11 @@ public final class Container: Sendable {
   /// ``LaunchSchedule/phase``'s raw value, readable without the lock (registration and
   /// handles read it).
   let launchPhase = AtomicWord(UInt64(LaunchSchedule.Phase.notLaunched.rawValue))
+  /// Whether the container is shut down, read with relaxed ordering: the check of the paths
+  /// that take no lock, which then go the way that takes one.
+  var isShutDownRelaxed: Bool {
+    launchPhase.loadRelaxed() == UInt64(LaunchSchedule.Phase.shutDown.rawValue)
+  }
   /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
@@ -159,108 +164,6 @@ public final class Container: Sendable {
 }
 
 extension Container {
-  /// The node for `type` and `name`: from the published table, without a lock, if it is
-  /// there.
-  @inline(__always)
-  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyNode? {
-    lookup(bits: UInt(bitPattern: type), name, nameHash)
-  }
-
-  /// The node for `key`.
-  @inline(__always)
-  func lookup(_ key: AnyServiceKey) -> AnyNode? {
-    lookup(bits: UInt(bitPattern: key.typeID), key.name, key.nameHash)
-  }
-
-  /// The node for the type with metadata address `bits` and `name`.
-  @inline(__always)
-  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
-    if let node = published.load()?.find(bits, name, nameHash) { return node }
-    return lookupSlow(bits, name, nameHash)
-  }
-
-  /// The resolve hot path's out-of-line part: the value of the built singleton registered for
-  /// `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it is not built (or
-  /// not a singleton, or not registered).
-  ///
-  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only casts the object back to the type it looked the service up by.
-  @usableFromInline
-  func readyValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
-    lookup(type, name, nameHash)?.builtValue(handedOutToFactory: false)
-  }
-
-  /// The resolve hot path's out-of-line part, with one lookup for what it can answer at once:
-  /// the value of the built singleton registered for `type` and `name`, or a value of the
-  /// transient one if it is made at once (``AnyNode/makesAtOnce``, on an idle context), as its
-  /// object (``objectOfValue(_:)``); `nil` for anything else, which the generic slow path
-  /// resolves.
-  ///
-  /// It is not generic, so it needs no type metadata at run time; the inlined generic caller
-  /// only casts the object back to the type it looked the service up by.
-  @usableFromInline
-  func readyObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
-    throws(DeferredError) -> AnyObject?
-  {
-    guard let node = lookup(type, name, nameHash) else { return nil }
-    if let object = node.builtValue(handedOutToFactory: false) { return object }
-    guard node.makesAtOnce else { return nil }
-    let context = BuildContext.current
-    guard context.isIdle else { return nil }
-    node.wasResolved.set()
-    return try node.makeAtOnce(context)
-  }
-
-  /// A key the published table does not hold, or no table published yet.
-  ///
-  /// A container without a parent looks it up in its live table, under its lock, and
-  /// publishes that table when the published one is out of date (``Registry/lookedUp(_:)``).
-  /// A child asks its parent for what it does not hold, unless an ancestor registered
-  /// something since it last worked out its copies: it then works them out again first. A
-  /// parent's registration bumps its generation before its node is in the table, so a child
-  /// that found the node through its parent sees the new generation when it checks again, and
-  /// starts over.
-  @inline(never)
-  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
-    guard let parent else {
-      return registry.withLock { registry in
-        if registry.isShutDown { return nil }
-        registry.lookedUp(publishingTo: self)
-        return registry.table.find(bits, name, nameHash)
-      }
-    }
-    var refreshed = false
-    while true {
-      let seen = copiesGeneration.loadAcquire()
-      let (isShutDown, own) = registry.withLock { registry -> (Bool, AnyNode?) in
-        if registry.isShutDown { return (true, nil) }
-        registry.lookedUp(publishingTo: self)
-        return (false, registry.table.find(bits, name, nameHash))
-      }
-      if isShutDown { return nil }
-      if seen != 0 && seen == ancestorGeneration() {
-        if let own { return own }
-        let node = parent.lookup(bits: bits, name, nameHash)
-        if refreshed || ancestorGeneration() == seen { return node }
-      }
-      currentTable()
-      refreshed = true
-    }
-  }
-
-  /// The sum of the ancestors' generations, plus one: it changes whenever one of them
-  /// registers.
-  @inline(__always)
-  private func ancestorGeneration() -> UInt64 {
-    var sum: UInt64 = 1
-    var ancestor = parent
-    while let container = ancestor {
-      sum &+= container.generation.loadAcquire()
-      ancestor = container.parent
-    }
-    return sum
-  }
-
   /// Every node this container resolves, and their order; publishes the table if it is not, and
   /// in a child, works out the copies again first if an ancestor registered since.
   @discardableResult

@@ -10,6 +10,8 @@ public enum Command: Sendable, Hashable {
   case advise(AdviseOptions)
   /// Launches of the deferred app with a launch history on disk, and what it learns.
   case history(HistoryOptions)
+  /// MetricKit payloads from the field, joined to a launch of the demo app.
+  case field(FieldOptions)
   /// The usage.
   case help
 
@@ -22,6 +24,7 @@ public enum Command: Sendable, Hashable {
            DeferredDemo advise [--slowdown X]
            DeferredDemo history [--runs N] [--workers N] [--history-dir DIR] [--slow S=X]
                                 [--slowdown X]
+           DeferredDemo field [--payload FILE]... [--json] [--slowdown X]
            DeferredDemo help
 
     With no arguments, or tour, launches the demo app once in each mode, each in a fresh process, and
@@ -70,6 +73,16 @@ public enum Command: Sendable, Hashable {
                         regression its report names (with 3 launches in the history before it)
       --slowdown X      as for launch
 
+    field        launches the deferred app in this process, reads MetricKit payloads (what
+                 MXMetricPayload.jsonRepresentation() returns) and prints the field's launch
+                 histograms, phases and services (count, median, 90th percentile) beside this
+                 launch's times, and the services whose field cost grew between payloads
+      --payload FILE    a payload file, oldest first; repeat for several days (default: the
+                        two days in Tests/DeferredMetricKitTests/Fixtures, from the package's
+                        root)
+      --json            print the field report as JSON (schema deferred.field-report/1)
+      --slowdown X      as for launch
+
     Network latency is simulated (Task.sleep); every other piece of work is real.
     """
 
@@ -80,7 +93,9 @@ public enum Command: Sendable, Hashable {
   /// - Throws: ``UsageError`` for anything it does not understand.
   public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
     guard let verb = arguments.first else { return .tour }
-    var reader = OptionReader(Array(arguments.dropFirst()), command: verb)
+    var reader = OptionReader(
+      Array(arguments.dropFirst()), command: verb,
+      repeatable: verb == "field" ? ["--payload"] : [])
     switch verb {
     case "tour":
       try reader.finish()
@@ -167,6 +182,17 @@ public enum Command: Sendable, Hashable {
         }
       }
       return .history(options)
+    case "field":
+      var options = FieldOptions()
+      while let option = try reader.next() {
+        switch option {
+        case "--payload": options.payloads.append(try reader.value(for: option))
+        case "--json": options.json = true
+        case "--slowdown": options.slowdown = try reader.slowdown()
+        default: throw reader.unknown(option)
+        }
+      }
+      return .field(options)
     default:
       throw UsageError("unknown command \"\(verb)\"")
     }

@@ -70,3 +70,16 @@ public struct HistoryOptions: Sendable, Hashable {
   /// Creates the default options: 5 launches, 2 workers, a temporary history.
   public init() {}
 }
+
+/// What `field` does.
+public struct FieldOptions: Sendable, Hashable {
+  /// The MetricKit payload files to read, oldest first; the fixtures' two days if empty.
+  public var payloads: [String] = []
+  /// Whether to print the field report as JSON.
+  public var json = false
+  /// The factor the work is scaled by, at least 1.
+  public var slowdown = 1.0
+
+  /// Creates the default options: the fixtures' payloads, a table.
+  public init() {}
+}

@@ -27,6 +27,7 @@ public enum DemoCommand {
       case .compare(let options): try compare(options)
       case .advise(let options): try await advise(options)
       case .history(let options): try history(options)
+      case .field(let options): try await field(options)
       case .tour: try tour()
       }
       return 0

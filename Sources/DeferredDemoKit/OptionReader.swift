@@ -1,12 +1,15 @@
-/// Reads `--option [value]` pairs, refusing repeats.
+/// Reads `--option [value]` pairs, refusing repeats of all but the options that may repeat.
 struct OptionReader {
   private var remaining: ArraySlice<String>
   private var seen: Set<String> = []
   private let command: String
+  /// The options that may be given more than once (`--payload` of `field`).
+  private let repeatable: Set<String>
 
-  init(_ arguments: [String], command: String) {
+  init(_ arguments: [String], command: String, repeatable: Set<String> = []) {
     remaining = arguments[...]
     self.command = command
+    self.repeatable = repeatable
   }
 
   mutating func next() throws(UsageError) -> String? {
@@ -14,7 +17,9 @@ struct OptionReader {
     guard option.hasPrefix("--") else {
       throw UsageError("unexpected argument \"\(option)\" for \(command)")
     }
-    guard seen.insert(option).inserted else { throw UsageError("\(option) is given twice") }
+    guard repeatable.contains(option) || seen.insert(option).inserted else {
+      throw UsageError("\(option) is given twice")
+    }
     return option
   }
 

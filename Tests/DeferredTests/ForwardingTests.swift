@@ -42,7 +42,8 @@ final class Unrelated: Sendable {}
     // Built: the forwarded key is read lock-free, as any built singleton.
     let key = ServiceKey<any DocumentStore>()
     #expect(
-      container.readyValue(ObjectIdentifier((any DocumentStore).self), nil, key.nameHash) != nil)
+      container.publishedObject(ObjectIdentifier((any DocumentStore).self), nil, key.nameHash)
+        != nil)
   }
 
   @Test func threadsAtOnceBuildItOnce() throws {

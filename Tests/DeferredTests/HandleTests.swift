@@ -311,10 +311,6 @@ import Testing
     #expect(made.count == 3)
   }
 
-  @Test func theInlinedShutDownPhaseIsTheSchedulesOwn() {
-    #expect(shutDownPhase == LaunchSchedule.Phase.shutDown.rawValue)
-  }
-
   @Test func anAsyncServiceIsAwaitedThroughItsHandleThenReadSynchronously() async throws {
     let container = Container()
     let runs = Runs()

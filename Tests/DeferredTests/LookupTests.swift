@@ -168,7 +168,7 @@ import Testing
     let storage = try #require(container.lookup(ServiceKey<Storage>().erased))
     let network = try #require(container.lookup(ServiceKey<Network>().erased))
     _ = try container.resolve(SyncService.self)  // Storage and Network built for a factory
-    #expect(storage.isReady && network.isReady)
+    #expect(storage.isPublished && network.isPublished)
     #expect(!storage.wasResolved.isSet && storage.wasNeeded.isSet)
     let first = try container.resolve(Storage.self)  // the app's read marks it
     #expect(storage.wasResolved.isSet)

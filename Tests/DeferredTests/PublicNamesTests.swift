@@ -30,8 +30,8 @@ import Testing
       + Self.named(Advice.self) + Self.named(LaunchPrediction.self)
       + Self.named(BackgroundBound.self)
       + Self.named(FactoryKey<Int, Int>.self) + Self.named(CollectionKey<Int>.self)
-      + Self.named((any Module).self)
-    #expect(count == 43)
+      + Self.named((any Module).self) + Self.named(LaunchEvent.self)
+    #expect(count == 44)
     // The name Deferred once used is Foundation's alone again: unqualified, it is not
     // ambiguous (it was: "'QualityOfService' is ambiguous for type lookup").
     let foundationQoS: QualityOfService = .utility

@@ -114,7 +114,7 @@ import Testing
     #expect(sync.storage.label == "attempt 2")
     #expect(attempts.load(ordering: .relaxed) == 2)
     let node = try #require(container.lookup(ServiceKey<Storage>().erased))
-    #expect(node.withState { $0.isReady })
+    #expect(node.withState { $0.isPublished })
     let storageBuilds = container.launchReport().builds.filter { $0.service == "Storage" }
     #expect(storageBuilds.map(\.attempt) == [1, 2])
   }

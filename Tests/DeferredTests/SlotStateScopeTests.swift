@@ -14,8 +14,8 @@ extension SlotStateTests {
     _ = slot.claim(by: builder)
     let first = box(1)
     _ = slot.built(attempt: 1, storing: .value(first), value: .value(first))
-    #expect(slot.isHeld && !slot.isReady)
-    guard case .ready(.value(let found)?) = slot.claim(by: other), found === first else {
+    #expect(slot.isHeld && !slot.isPublished)
+    guard case .built(.value(let found)?) = slot.claim(by: other), found === first else {
       Issue.record("held: a claim finds the box")
       return
     }
@@ -53,7 +53,7 @@ extension SlotStateTests {
     #expect(slot.builder === other)
     let fresh = box(2)
     _ = slot.built(attempt: 2, storing: .value(fresh), value: .value(fresh))
-    guard case .ready(.value(let found)?) = slot.claim(by: builder), found === fresh else {
+    guard case .built(.value(let found)?) = slot.claim(by: builder), found === fresh else {
       Issue.record("the new generation's value is the one held")
       return
     }
@@ -66,7 +66,7 @@ extension SlotStateTests {
     do {
       let object = Numbered(1)
       _ = slot.built(attempt: 1, storing: .weak(WeakObject(object: object)), value: .object(object))
-      guard case .ready(.object(let found)?) = slot.claim(by: other), found === object else {
+      guard case .built(.object(let found)?) = slot.claim(by: other), found === object else {
         Issue.record("weak, held elsewhere: a claim finds the object")
         return
       }

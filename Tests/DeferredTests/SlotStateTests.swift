@@ -15,7 +15,7 @@ import Testing
 
   @Test func idleIsClaimedThenBuiltOnce() {
     var slot = SlotState()
-    #expect(slot.isIdle && !slot.isReady && slot.builder == nil)
+    #expect(slot.isIdle && !slot.isPublished && slot.builder == nil)
     guard case .claimed(attempt: 1, generation: 0) = slot.claim(by: builder) else {
       Issue.record("idle: the first claim builds")
       return
@@ -36,8 +36,8 @@ import Testing
     let ending = slot.built(attempt: 1)
     // The latch makes a group for blocked threads only when one blocks: none has here.
     #expect(ending.wake == nil && ending.deliver.isEmpty)
-    #expect(slot.isReady && slot.builder == nil)
-    guard case .ready = slot.claim(by: other) else {
+    #expect(slot.isPublished && slot.builder == nil)
+    guard case .built = slot.claim(by: other) else {
       Issue.record("ready: a claim finds it built")
       return
     }
@@ -108,7 +108,7 @@ import Testing
     #expect(slot.retire(replacedBy: replacement) == nil)
     _ = slot.built(attempt: 1)
     #expect(slot.retire(replacedBy: replacement) == nil)
-    #expect(slot.isReady)
+    #expect(slot.isPublished)
   }
 
   @Test func observedDependenciesAreKeptOnce() {

@@ -99,7 +99,7 @@ import Testing
     #expect(throws: DeferredError.self) { try container.resolve(Counted.self) }
     #expect(try container.resolve(Counted.self).label == "second attempt")
     let node = try #require(container.lookup(ServiceKey<Counted>().erased))
-    #expect(node.isReady)
+    #expect(node.isPublished)
   }
 
   @Test func aSingletonBuiltWithANamedScopeKeepsItsValueApartFromTheNode() throws {
@@ -116,7 +116,7 @@ import Testing
     }
     let node = try #require(container.lookup(ServiceKey<Counted>().erased))
     // Held in a box of its generation, not published in the node: a reset can drop it.
-    #expect(!node.isReady)
+    #expect(!node.isPublished)
     container.reset(session)
     #expect(first == nil)
     #expect(tally.deinits.load(ordering: .relaxed) == 1)

@@ -46,7 +46,7 @@ extension Container {
       where (node.kind.isCached || node.takesArgument)
         && node.priority.resolved(in: flags).stage == .critical
       {
-        try node.ensureReady(context)
+        try node.ensureBuilt(context)
       }
     } catch {
       _ = schedule { $0.endLaunch(succeeded: false, now: clock.now()) }
@@ -56,9 +56,11 @@ extension Container {
     mark(.criticalReady)
   }
 
-  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording.
+  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording,
+  /// and tells the launch observer (``observeLaunch(_:)``).
   private func mark(_ milestone: Milestone.Kind) {
     if recorder.isEnabled { Signposts.milestone(milestone) }
+    recorder.observation.tell(.milestone(milestone))
   }
 
   /// Tells the container the app's first frame is on screen: it starts building the deferred
@@ -312,7 +314,7 @@ extension Container {
           run.prepare(context, flags: flags)
           let outcome: LaunchSchedule.Outcome
           do throws(DeferredError) {
-            try await run.node.ensureReadyAsync(context)
+            try await run.node.ensureBuiltAsync(context)
             outcome = .built
           } catch {
             self.recordFailure(of: run, on: context, error)
@@ -329,7 +331,7 @@ extension Container {
       run.prepare(context, flags: flags)
       let outcome: LaunchSchedule.Outcome
       do throws(DeferredError) {
-        try run.node.ensureReady(context)
+        try run.node.ensureBuilt(context)
         outcome = .built
       } catch {
         recordFailure(of: run, on: context, error)

@@ -3,39 +3,14 @@
 /// container must do about it, outside the launch lock (a ``LaunchWork``, or an error to
 /// throw). Nothing here takes a lock, runs a factory or calls a scheduler.
 ///
-/// The container's phases (`paused` is a flag beside them, not a phase):
-///
-/// | phase         | entered by                                  | left by                        |
-/// | ------------- | ------------------------------------------- | ------------------------------ |
-/// | `notLaunched` | creation; `endLaunch(succeeded: false)`     | `beginLaunch` → `launching`    |
-/// | `launching`   | `beginLaunch`                               | `endLaunch` → `launched`, or back to `notLaunched` |
-/// | `launched`    | `endLaunch(succeeded: true)`                | `firstFrameDrawn` → `deferring` (`fullyReady` if nothing is to be built) |
-/// | `deferring`   | `firstFrameDrawn`                           | the last scheduled build ends → `fullyReady` |
-/// | `fullyReady`  | the last scheduled build ends               | only `shutDown`: a late registration is built, and the app stays ready |
-/// | `shutDown`    | `shutDown`, from every phase                | never: `endLaunch` then reports the shutdown |
-///
-/// Refused: `beginLaunch` out of `notLaunched`, `firstFrameDrawn` before `launched` (both
-/// `launchOrder`); `endLaunch` out of `launching` (`launchOrder`, or `shutDown` once shut
-/// down). `firstFrameDrawn` again, `adopt`, `releaseIdle`, `appIsIdle` and `resume` in a phase
-/// with nothing to schedule do nothing.
-///
-/// A deferred build's entry (``Status``):
-///
-/// | status      | entered by                                | left by                                   |
-/// | ----------- | ----------------------------------------- | ----------------------------------------- |
-/// | `blocked`   | scheduled; `start` while paused           | its gates reach zero, released → `ready`  |
-/// | `ready`     | nothing holds it back (in a ready queue)  | taken, not paused → `submitted`           |
-/// | `submitted` | handed to the scheduler                   | `start` → `running` (`blocked` if paused) |
-/// | `running`   | `start`                                   | `finish` → `built` or `failed`            |
-/// | `built`, `failed` | `finish`                            | final                                     |
-/// | `skipped`   | a scheduled dependency failed, before it ran | final (left to be built on demand)     |
-/// | `cancelled` | `shutDown`, before it ran                 | final                                     |
-///
-/// `blocked`, `ready` and `submitted` go to `skipped` or `cancelled`; `running` never does: it
-/// ends with `finish`. The app is fully ready once every entry scheduled before then has
-/// ended, whatever its end. Gates come only from entries of the same stage or an earlier one,
-/// so they form no loop but a dependency cycle; the first frame's entries on one are ungated
-/// from each other, and their builds fail with the cycle.
+/// The container's phases and an entry's statuses, with the transitions between them, are
+/// tabled in Docs/Design.md, "Launch schedule". Refused: `beginLaunch` out of `notLaunched`,
+/// `firstFrameDrawn` before `launched` (both `launchOrder`); `endLaunch` out of `launching`
+/// (`launchOrder`, or `shutDown` once shut down). `firstFrameDrawn` again, `adopt`,
+/// `releaseIdle`, `appIsIdle` and `resume` in a phase with nothing to schedule do nothing.
+/// Gates come only from entries of the same stage or an earlier one, so they form no loop but
+/// a dependency cycle; the first frame's entries on one are ungated from each other, and their
+/// builds fail with the cycle.
 struct LaunchSchedule: Sendable {
   enum Phase: UInt8, Equatable, Sendable {
     case notLaunched
@@ -485,7 +460,7 @@ struct LaunchSchedule: Sendable {
     while true {
       for key in node.knownDependencies {
         // Built ones, the most, gate nothing.
-        guard let dependency = node.owner.lookup(key), !dependency.isReady else { continue }
+        guard let dependency = node.owner.lookup(key), !dependency.isPublished else { continue }
         if let scheduled = entryIDs[ObjectIdentifier(dependency)] {
           guard scheduled != id, entries[scheduled].priority.stage <= stage,
             !entries[scheduled].isFinished, entries[scheduled].gatedBy != call

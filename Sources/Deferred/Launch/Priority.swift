@@ -24,10 +24,7 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
     case when(Condition)
   }
 
-  // A plain value (`_isPOD`), with nothing to retain or release: every registration passes
-  // one, and a composition root of many registrations copied and destroyed a non-trivial one
-  // around each call (Benchmarks/README.md, "Compile time"). Five bytes (a 32-bit index and
-  // the case), not 17 with the idle delay inline: every node and every build record keeps one.
+  // A plain value, five bytes (Benchmarks/README.md, "Why the core is shaped as it is").
   @usableFromInline let kind: Kind
 
   @inlinable
@@ -200,8 +197,7 @@ struct Condition: Hashable, Sendable {
 }
 
 /// An idle priority's delay, interned: the priority holds an index into a table of the delays
-/// used, so that it is five bytes, not 17 (a `Duration` is 16). Equal delays have one index, so
-/// the index's equality is the delays'. Made once per registration at most, and read when a
+/// used. Equal delays have one index, so the index's equality is the delays'. Made once per registration at most, and read when a
 /// launch schedules the service or a report names it.
 @usableFromInline
 struct IdleDelay: Hashable, Sendable {

@@ -31,6 +31,10 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
     /// The ``LaunchHistory`` could not be saved (the directory is missing or read-only, the
     /// disk is full): this launch's costs are kept in memory only.
     case historyUnwritable
+    /// The system refused a call of its field launch measurement (MetricKit's extended launch,
+    /// added with ``Container/addHazard(_:)``): the field's numbers for this launch are
+    /// incomplete. The hazard's service names the measurement, its detail the system's error.
+    case fieldMeasurement
   }
 
   /// The kind of hazard.

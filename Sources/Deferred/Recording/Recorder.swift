@@ -1,15 +1,20 @@
-/// How a build came about: the public ``BuildTrigger``, which the reports show.
-typealias Trigger = BuildTrigger
+#if canImport(os)
+  import os
+#endif
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// One build as captured: keys and clock readings only. Names are made when a report is made,
-/// never while the app launches.
-///
-/// Every build of a launch keeps one until the container goes, so it stays small: the
-/// requesting service is its type and name (its key's hash is made again for a report), the
-/// thread its index in ``ThreadNames`` (nothing retained), an absent time a sentinel, and
-/// attempt and generation 32 bits each.
+/// never while the app launches. Every build keeps one until the container goes, so it stays
+/// small (Benchmarks/README.md, "Why the core is shaped as it is").
 struct RawBuild: Sendable {
-  /// How it ended: one word (the error is one reference), nothing allocated for it.
+  /// How it ended.
   enum Outcome: Sendable {
     case built
     case failed(DeferredError)
@@ -34,13 +39,13 @@ struct RawBuild: Sendable {
   /// The thread that ran the factory, as its index in ``ThreadNames``.
   private let threadIndex: UInt32
   let priority: Priority
-  let trigger: Trigger
+  let trigger: BuildTrigger
   let qos: BuildQoS?
 
   /// A record of a build on the thread `thread` (interned here: the build paths pass their
   /// context's index instead).
   init(
-    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    node: AnyNode, priority: Priority, trigger: BuildTrigger, requestedBy: AnyServiceKey?,
     thread: ThreadInfo, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
     nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
   ) {
@@ -53,7 +58,7 @@ struct RawBuild: Sendable {
 
   /// A record of a build on the thread of index `threadIndex` in ``ThreadNames``.
   init(
-    node: AnyNode, priority: Priority, trigger: Trigger, requestedBy: AnyServiceKey?,
+    node: AnyNode, priority: Priority, trigger: BuildTrigger, requestedBy: AnyServiceKey?,
     threadIndex: UInt32, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
     nested: UInt64, cpu: UInt64?, outcome: Outcome, attempt: Int, generation: Int = 0
   ) {
@@ -211,8 +216,7 @@ final class TransientTally: Sendable {
   }
 }
 
-/// A transient service and its tally. (A struct, not a tuple: the runtime makes a tuple's
-/// metadata when it is first used, in every process.)
+/// A transient service and its tally.
 struct TransientEntry: Sendable {
   let service: AnyServiceKey
   let tally: TransientTally
@@ -221,16 +225,14 @@ struct TransientEntry: Sendable {
 /// Every build a container recorded, in the order their records were appended, under a lock:
 /// a report sees every record whose append ended before it was asked.
 struct BuildLog: Sendable {
-  /// Room the first append makes: a launch records hundreds of builds, which would otherwise
-  /// grow the array through a reallocation at every power of two.
+  /// Room the first append makes: a launch records hundreds of builds.
   static let initialCapacity = 256
   private let records = Locked<[RawBuild]>([])
 
-  /// Appends `record` (inlined into the recorder's one caller per build, which makes the
-  /// record in place).
+  /// Appends `record`.
   @inline(__always)
   func append(_ record: consuming RawBuild) {
-    // Moved into the array, not copied: a copy would retain and release its references.
+    // Moved into the array, not copied.
     var pending = Optional(record)
     records.withLock { records in
       if records.capacity == 0 { records.reserveCapacity(Self.initialCapacity) }
@@ -257,6 +259,8 @@ final class Recorder: Sendable {
   private let transients = Locked<[TransientEntry]>([])
   /// The services handed out to the app before the first frame, noted once, when it is drawn.
   private let firstFrameUses = Locked<[AnyNode]>([])
+  /// The launch observer and the hazards added from outside (``Container/observeLaunch(_:)``).
+  let observation = LaunchObservation()
 
   init(_ recording: Recording, clock: any LaunchClock) {
     self.recording = recording
@@ -291,9 +295,26 @@ final class Recorder: Sendable {
       recording == .timingsAndCPU && context.threadIndex != ThreadNames.taskIndex
       ? clock.threadCPUTime() : nil
     let signpost = Signposts.beginBuild(of: node)
+    if observation.isObserved { tellBegan(node, context) }
     return Span(
       start: now(), nestedBase: context.nestedTotal, cpu: cpu, signpost: signpost,
       generation: generation)
+  }
+
+  /// Tells the launch observer that a build of `node` began.
+  @inline(never)
+  private func tellBegan(_ node: AnyNode, _ context: BuildContext) {
+    observation.tell(
+      .buildBegan(service: node.key.description, priority: Self.priority(of: node, in: context)))
+  }
+
+  /// Tells the launch observer that a build of `node` ended with `outcome`.
+  @inline(never)
+  private func tellEnded(_ node: AnyNode, _ context: BuildContext, _ outcome: BuildRecord.Outcome) {
+    observation.tell(
+      .buildEnded(
+        service: node.key.description, priority: Self.priority(of: node, in: context),
+        outcome: outcome))
   }
 
   /// Marks the start of a transient's making on `context`.
@@ -319,10 +340,11 @@ final class Recorder: Sendable {
 
   /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
   /// time is not a build's.
-  func discard(_ span: Span?, _ context: BuildContext) {
+  func discard(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
     Signposts.endBuild(span.signpost)
     context.dropNested(since: span.nestedBase)
+    if observation.isObserved { tellEnded(node, context, .failed) }
   }
 
   /// Records the end of the build begun with `span`, which ended with `outcome` (built, or
@@ -362,6 +384,15 @@ final class Recorder: Sendable {
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
         nested: nested, cpu: cpu, outcome: outcome,
         attempt: attempt, generation: span.generation))
+    if observation.isObserved {
+      let ended: BuildRecord.Outcome
+      switch outcome {
+      case .built: ended = .built
+      case .failed: ended = .failed
+      case .cancelled: ended = .cancelled
+      }
+      tellEnded(node, context, ended)
+    }
   }
 
   /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
@@ -442,4 +473,192 @@ final class Recorder: Sendable {
       firstFrameUses.withLock { $0 }
     )
   }
+}
+
+/// Builds and milestones as signpost intervals and events in the Points of Interest category,
+/// which Instruments shows beside the app's own start-up activities, as Apple's guidance for
+/// launch work asks. Emitted only while recording is on, and only while an instrument listens:
+/// with none, a build costs one test of the signposter, and neither the key's description nor
+/// a signpost ID is made.
+///
+/// The Apple path is not compiled on Linux, which has no `os` module: there, nothing listens,
+/// and the recorder is what the tests read. What decides whether anything is made is
+/// ``begin(on:named:)`` and ``emit(on:named:)``, which tests drive with an instrument of their
+/// own.
+enum Signposts {
+  #if canImport(os)
+    /// Instruments' Points of Interest, through `OSSignposter`.
+    struct PointsOfInterest: SignpostInstrument {
+      let signposter = OSSignposter(subsystem: "Deferred", category: .pointsOfInterest)
+
+      /// Whether an instrument records the signposter's signposts now.
+      var isEnabled: Bool { signposter.isEnabled }
+
+      func beginInterval(named name: String) -> OSSignpostIntervalState {
+        signposter.beginInterval(
+          "Build", id: signposter.makeSignpostID(), "\(name, privacy: .public)")
+      }
+
+      func endInterval(_ interval: OSSignpostIntervalState) {
+        signposter.endInterval("Build", interval)
+      }
+
+      func event(named name: String) {
+        signposter.emitEvent("Milestone", "\(name, privacy: .public)")
+      }
+    }
+  #else
+    /// No signposts on this platform: nothing ever listens.
+    struct PointsOfInterest: SignpostInstrument {
+      /// No interval.
+      struct Nothing {}
+      var isEnabled: Bool { false }
+      func beginInterval(named name: String) -> Nothing { Nothing() }
+      func endInterval(_ interval: Nothing) {}
+      func event(named name: String) {}
+    }
+  #endif
+
+  private static let instrument = PointsOfInterest()
+
+  /// A build's interval under way, if an instrument listened when it began.
+  typealias Interval = PointsOfInterest.Interval?
+
+  /// Begins the interval of a build of `node`; its key's description is made only if an
+  /// instrument listens.
+  @inline(__always)
+  static func beginBuild(of node: AnyNode) -> Interval {
+    begin(on: instrument) { node.key.description }
+  }
+
+  /// Ends a build's interval.
+  static func endBuild(_ interval: Interval) {
+    guard let interval else { return }
+    instrument.endInterval(interval)
+  }
+
+  /// Marks a launch milestone.
+  static func milestone(_ kind: Milestone.Kind) {
+    emit(on: instrument) { kind.rawValue }
+  }
+
+  /// Begins an interval on `instrument` named `name()`, if it listens; `name` is called only
+  /// then.
+  @inline(__always)
+  static func begin<Instrument: SignpostInstrument>(
+    on instrument: Instrument, named name: () -> String
+  ) -> Instrument.Interval? {
+    guard instrument.isEnabled else { return nil }
+    return instrument.beginInterval(named: name())
+  }
+
+  /// Emits an event on `instrument` named `name()`, if it listens; `name` is called only then.
+  @inline(__always)
+  static func emit<Instrument: SignpostInstrument>(
+    on instrument: Instrument, named name: () -> String
+  ) {
+    guard instrument.isEnabled else { return }
+    instrument.event(named: name())
+  }
+}
+
+/// What signposts are emitted to: Instruments' Points of Interest on Apple platforms, or a
+/// test's stand-in.
+protocol SignpostInstrument: Sendable {
+  /// An interval under way.
+  associatedtype Interval
+  /// Whether anything records signposts now: when not, nothing is made for one.
+  var isEnabled: Bool { get }
+  /// Begins an interval named `name`.
+  func beginInterval(named name: String) -> Interval
+  /// Ends an interval.
+  func endInterval(_ interval: Interval)
+  /// Emits an event named `name`.
+  func event(named name: String)
+}
+
+/// Who a thread is, as reports and errors name it. Read once per thread, when its build
+/// context is made, never on the resolve path.
+struct ThreadInfo: Sendable, Hashable {
+  /// Whether this is the process's main thread.
+  let isMain: Bool
+  /// A readable name: `main`, or the thread's own name and number.
+  let name: String
+
+  /// An async build, which may hop threads.
+  static let task = ThreadInfo(isMain: false, name: "task")
+  /// No thread: a build that never started (cancelled by a shutdown).
+  static let noThread = ThreadInfo(isMain: false, name: "none")
+
+  static func current() -> ThreadInfo {
+    #if canImport(Darwin)
+      let isMain = pthread_main_np() != 0
+      guard !isMain else { return ThreadInfo(isMain: true, name: "main") }
+      var buffer = [CChar](repeating: 0, count: 64)
+      pthread_getname_np(pthread_self(), &buffer, buffer.count)
+      let own = String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      var tid: UInt64 = 0
+      pthread_threadid_np(nil, &tid)
+      return ThreadInfo(isMain: false, name: label(own, Int(tid)))
+    #else
+      let tid = linuxThreadID()
+      let isMain = tid != 0 && tid == Int(getpid())
+      guard !isMain else { return ThreadInfo(isMain: true, name: "main") }
+      return ThreadInfo(isMain: false, name: label(linuxThreadName(), tid))
+    #endif
+  }
+
+  private static func label(_ own: String, _ tid: Int) -> String {
+    let trimmed = own.split(whereSeparator: { $0 == "\n" || $0 == "\0" }).first.map(String.init)
+    guard let trimmed, !trimmed.isEmpty else { return "thread \(tid)" }
+    return "\(trimmed) (\(tid))"
+  }
+
+  #if !canImport(Darwin)
+    /// The calling thread's kernel id (the main thread's is the process id), or 0.
+    ///
+    /// The C library module does not bring `gettid` into Swift, and `syscall` is variadic, so
+    /// the id is read from the thread's CPU-time clock instead: Linux makes a thread's clock id
+    /// from its id as `~tid << 3 | 6` (a per-thread scheduler clock), the encoding the C
+    /// libraries use too. No system call: the main thread's first build pays nothing here.
+    private static func linuxThreadID() -> Int {
+      var clock = clockid_t()
+      guard pthread_getcpuclockid(pthread_self(), &clock) == 0, clock & 7 == 6 else { return 0 }
+      return Int(~(clock >> 3))
+    }
+
+    /// The calling thread's own name, or "" (`pthread_getname_np` is not brought into Swift
+    /// either): read from the kernel's file for it, once per thread other than the main one.
+    private static func linuxThreadName() -> String {
+      let file = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
+      guard file >= 0 else { return "" }
+      defer { close(file) }
+      var bytes = [UInt8](repeating: 0, count: 32)
+      let count = read(file, &bytes, bytes.count)
+      return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+  #endif
+}
+
+/// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
+/// (nothing retained per build), and a report reads it back. A build context takes its
+/// thread's index once, when it is made; an entry is kept for the life of the process, one per
+/// thread that ever built something (a few, in an app).
+enum ThreadNames {
+  private static let table = InternTable([ThreadInfo.task, ThreadInfo.noThread])
+  /// The index of ``ThreadInfo/task`` (an async build's).
+  static let taskIndex: UInt32 = 0
+  /// The index of ``ThreadInfo/noThread`` (a build that never started).
+  static let noneIndex: UInt32 = 1
+
+  /// The index of `thread`, taken once per distinct thread (an async build's without a lock:
+  /// one is made for each async resolve).
+  static func index(of thread: ThreadInfo) -> UInt32 {
+    if !thread.isMain && thread.name == "task" { return taskIndex }
+    return table.index(of: thread)
+  }
+
+  /// The thread of `index`.
+  static func thread(at index: UInt32) -> ThreadInfo { table.value(at: index) }
 }

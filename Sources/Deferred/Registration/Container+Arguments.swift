@@ -163,9 +163,9 @@ extension Container {
   ) {
     guard let node = lookup(key.cacheKey) else { return }
     // A cache made with a named scope's value is held, not published (see `AnyNode.finish`).
-    if let held = node.heldValue() {
+    if let held = node.held() {
       held.read(as: ArgumentCache<Argument, Value>.self).removeAll()
-    } else if node.isReady {
+    } else if node.isPublished {
       node.read(as: ArgumentCache<Argument, Value>.self).removeAll()
     }
   }
@@ -332,7 +332,7 @@ extension AnyNode {
   func make<Argument, Value: Sendable>(
     _ argument: Argument, _ context: BuildContext, as _: Value.Type
   ) throws(DeferredError) -> Value {
-    if !dependenciesAreBuilt || context.chain.contains(key) { try ensureReady(context) }
+    if !dependenciesAreBuilt || context.chain.contains(key) { try ensureBuilt(context) }
     guard let cacheKey = dependencies?.last, cacheKey.type is ArgumentCache<Argument, Value>.Type,
       let hashable = argument as? AnyHashable, let cacheNode = owner.lookup(cacheKey)
     else { return try run(argument, context, as: Value.self) }
@@ -374,9 +374,9 @@ extension AnyNode {
   private func argumentCache<Cache>(
     _ node: AnyNode, _ context: BuildContext, _: Cache.Type
   ) throws(DeferredError) -> Cache {
-    if node.isReady { return node.read(as: Cache.self) }
-    if let held = node.heldValue() { return held.read(as: Cache.self) }
-    let (built, held) = try node.ensureReadyHolding(context)
+    if node.isPublished { return node.read(as: Cache.self) }
+    if let held = node.held() { return held.read(as: Cache.self) }
+    let (built, held) = try node.ensureBuiltHolding(context)
     if let held { return held.read(as: Cache.self) }
     return built.read(as: Cache.self)
   }

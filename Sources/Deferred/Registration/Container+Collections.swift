@@ -106,7 +106,7 @@ extension Container {
       try checkPhase(member)
       try checkPhase(node)
       try checkOpen(member, registry)
-      if let existing, existing.isReady || existing.currentBuilder() != nil {
+      if let existing, existing.isPublished || existing.currentBuilder() != nil {
         throw DeferredError(
           .registrationTooLate, key: memberKey, chain: [memberKey],
           detail: "\(key) was built already; contribute to a collection before it is resolved")
@@ -169,7 +169,7 @@ extension Container {
     _ collection: CollectionKey<Element>
   ) throws(DeferredError) -> [Element] {
     let key = collection.service
-    if let object = readyValue(ObjectIdentifier([Element].self), key.name, key.nameHash) {
+    if let object = publishedObject(ObjectIdentifier([Element].self), key.name, key.nameHash) {
       return valueOfObject(object, as: [Element].self)
     }
     return try resolveCollectionSlow(collection)

@@ -80,7 +80,7 @@ extension Container {
   ) throws(DeferredError) -> ServiceKey<Target> {
     let conformance: @Sendable (AnyNode) -> Bool? = { node in
       if Value.self is Target.Type { return true }
-      if node.isReady { return node.read(as: Value.self) is Target }
+      if node.isPublished { return node.read(as: Value.self) is Target }
       // Two classes neither of which derives from the other: it can tell.
       if Target.self is AnyClass && Value.self is AnyClass { return false }
       return nil

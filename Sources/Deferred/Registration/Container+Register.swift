@@ -34,24 +34,18 @@ extension Container {
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     // A shim specialised in the caller's module: see `registerByType`. Factories of up to six
-    // parameters, with options or without, call the overloads of
-    // Container+RegisterArity.swift instead, which specialise nothing in the caller's module.
-    // Beyond six, a call specialises this shim, and its default arguments' generators (they
-    // take its `@inline(never)`): Benchmarks/README.md, "Compile time".
+    // parameters call the overloads of Container+RegisterArity.swift instead.
     try registerByType(name, scope, priority, replacing, factory)
   }
 
   /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
   ///
-  /// Compile time: a caller that calls a function generic over a parameter pack makes the
-  /// pack's metadata on its stack, and the compiler frees it only where the calling function
-  /// returns, on every path, the path of each `try` included. A composition root of N
-  /// registrations that called this directly had N pack allocations each freed on N error
-  /// paths: code quadratic in N, and minutes of LLVM for 1,000 registrations. The shim is
-  /// specialised per registration in the caller's module (it is `@inlinable`), so the pack is
-  /// made, and freed, inside the shim's small specialisation; `@inline(never)` keeps it there
-  /// (inlined, it would bring the pack back into the caller). A registration costs one more
-  /// call (Benchmarks/README.md, "Compile time").
+  /// The compiler frees a pack's metadata, made on the caller's stack, on every path out of
+  /// the calling function, the path of each `try` included
+  /// (https://github.com/swiftlang/swift/pull/66201): a composition root that called this
+  /// directly would compile in time quadratic in its registrations. The shim, specialised per
+  /// registration in the caller's module and never inlined, keeps each pack inside it
+  /// (Benchmarks/README.md, "Compile time").
   @usableFromInline
   func registerByType<Value: Sendable, each Dependency: Sendable>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
@@ -354,7 +348,7 @@ extension Container {
         detail: "as weak: \(key.type) is not a class nor a protocol bound to classes, and a"
           + " weak reference holds only objects")
     }
-    if scope.isNamed { Container.namedScopesRegistered.storeRelease(1) }
+    if scope.isNamed { AnyNode.namedScopesRegistered.storeRelease(1) }
   }
 
   @inline(__always)

@@ -1,23 +1,7 @@
-// Compile time: fixed-arity forms of the parameter form's
-// `register(_:name:scope:priority:replacing:_:)`.
-//
-// The pack form is an `@inlinable @inline(never)` shim: every registration specialises it in
-// the caller's module, one more function per registration that refers to the service's
-// metadata, and its default arguments' generators (which take the shim's attributes) two or
-// three more. LLVM's call graph walks the type descriptors reachable from each function that
-// refers to metadata (a service's descriptor names its stored properties' types, and so on
-// down), so that each such function made an app's composition root slower to build, and more
-// than linearly. The overloads below are not inlinable and take no pack: the caller passes the
-// types' metadata, the options and one closure, and specialises nothing (as a Swinject
-// registration does). Their default arguments are made by generators the caller inlines (a
-// constant each), since these functions are not `@inline(never)`: a registration without
-// options calls the same overload as one with options, and no overload without options is
-// needed. Swift prefers an overload without a pack to one with a pack where both fit, so these
-// serve factories of up to six parameters and the pack form serves the rest. Each builds the
-// dependency keys and the erased factory and registers through the same `add` as every form;
-// with no pack, a registration also makes no pack metadata at run time. Benchmarks/README.md,
-// "Compile time". They are hidden from the documentation (`@_documentation(visibility:
-// internal)`), so that DocC and autocomplete show one family per form: the pack form's.
+// Fixed-arity forms of the parameter form's `register(_:name:scope:priority:replacing:_:)`, for
+// factories of up to six parameters: not inlinable and without a pack, so that a registration
+// specialises nothing in the caller's module (Benchmarks/README.md, "Why the core is shaped as
+// it is"). Hidden from the documentation: DocC and autocomplete show the pack form's family.
 
 extension Container {
   /// Registers a service made by a factory without parameters: the form of
@@ -27,9 +11,6 @@ extension Container {
   /// ```swift
   /// try container.register(Clock.self, scope: .transient) { SystemClock() }
   /// ```
-  ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
@@ -60,9 +41,6 @@ extension Container {
   /// ```swift
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
-  ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
@@ -97,9 +75,6 @@ extension Container {
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
   ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
-  ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
@@ -133,9 +108,6 @@ extension Container {
   /// ```swift
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
-  ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
@@ -176,9 +148,6 @@ extension Container {
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
   ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
-  ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
@@ -218,9 +187,6 @@ extension Container {
   /// ```swift
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
-  ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
@@ -264,9 +230,6 @@ extension Container {
   /// ```swift
   /// try container.register(Feed.self, priority: .afterFirstFrame(), Feed.init(store:))
   /// ```
-  ///
-  /// Compile time: not inlinable and without a pack, so that a call, with options or without,
-  /// specialises nothing in the caller's module (see the top of this file).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).

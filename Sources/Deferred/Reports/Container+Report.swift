@@ -167,6 +167,7 @@ extension Container {
       hazards += history.hazards
       hazards += history.regressions(builds: builds, milestones: milestones, against: baseline)
     }
+    hazards += recorder.observation.hazards
 
     var dependencies: [String: [String]] = [:]
     for node in currentTable().nodes.values {

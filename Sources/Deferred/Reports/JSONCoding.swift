@@ -6,21 +6,22 @@
 
 /// How the library's JSON documents (reports, traces, the launch history) are written and
 /// read: `JSONEncoder` and `JSONDecoder`, with keys sorted so that output is the same on every
-/// platform, and a nesting limit checked before decoding.
-enum JSONCoding {
+/// platform, and a nesting limit checked before decoding. The package's other products
+/// (`DeferredMetricKit`) write and read theirs the same way.
+package enum JSONCoding {
   /// The deepest nesting of arrays and objects a document may have. The library's documents
   /// nest four levels at most; the limit keeps a hostile document from driving a recursive
   /// decoder into the stack's end.
-  static let depthLimit = 64
+  package static let depthLimit = 64
 
   /// `value` as JSON text: keys sorted, slashes unescaped; indented by two spaces a level if
   /// `pretty`.
-  static func text(_ value: some Encodable, pretty: Bool) -> String {
+  package static func text(_ value: some Encodable, pretty: Bool) -> String {
     String(decoding: data(value, pretty: pretty), as: UTF8.self)
   }
 
   /// `value` as JSON bytes, as ``text(_:pretty:)`` writes them.
-  static func data(_ value: some Encodable, pretty: Bool = false) -> Data {
+  package static func data(_ value: some Encodable, pretty: Bool = false) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
       pretty
@@ -39,7 +40,8 @@ enum JSONCoding {
   /// - Throws: ``JSONError`` for a document nested deeper than ``depthLimit``, text that is
   ///   not JSON, or JSON not in `Value`'s shape; an error the value's own decoding throws
   ///   that is not a `DecodingError` is thrown as it is.
-  static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+  package static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value
+  {
     try checkDepth(data)
     do {
       return try JSONDecoder().decode(type, from: data)

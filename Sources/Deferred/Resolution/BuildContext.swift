@@ -23,9 +23,8 @@ final class BuildContext: @unchecked Sendable {
   /// The thread, for waiters to lend their priority to (Apple platforms only).
   let recipient: PriorityDonation.Recipient
   /// The services being built or made on this context, outermost first: what errors name, and
-  /// what a cycle is found in. A transient made at once (``beginMaking(_:)``) is on it from the
-  /// first time anything reads it or writes it, which its factory's own resolves do; a factory
-  /// that reads nothing from the chain leaves it untouched (no array push and pop a making).
+  /// what a cycle is found in. A transient made at once (``beginMaking(_:)``) is put on it
+  /// only when something reads or writes it.
   var chain: [AnyServiceKey] {
     @inline(__always) get {
       if state.making != nil { chainMaking() }
@@ -38,14 +37,14 @@ final class BuildContext: @unchecked Sendable {
   }
 
   /// What the context's own thread or task changes as it builds, in one place. Only that
-  /// thread or task touches it, one access at a time, so the runtime's exclusivity check (a
-  /// call on every access, several a build) is off.
+  /// thread or task touches it, one access at a time, so the runtime's exclusivity check is
+  /// off.
   private struct State {
     var keys: [AnyServiceKey] = []
     var making: AnyNode?
     var frames: [WalkFrame] = []
     var nestedTotal: UInt64 = 0
-    var trigger = Trigger.onDemand
+    var trigger = BuildTrigger.onDemand
     var flags: Set<LaunchFlag> = []
     var scheduled: AnyNode?
     var qos: BuildQoS?
@@ -78,9 +77,7 @@ final class BuildContext: @unchecked Sendable {
   }
 
   /// Makes room in the chain and the walk's frames for a walk of a few levels, the first time:
-  /// they grow from there by doubling, and keep their room for the next walks. (The runtime
-  /// makes the frames' array type the first time one is allocated: that happens here, in the
-  /// context's first walk, rather than in the first walk that goes a level deep.)
+  /// they grow from there, and keep their room for the next walks.
   @inline(__always)
   func reserveForWalk() {
     if state.keys.capacity < Self.initialCapacity {
@@ -92,8 +89,7 @@ final class BuildContext: @unchecked Sendable {
   /// How many levels a context's chain and the walk's frames first make room for.
   static let initialCapacity = 16
 
-  /// Puts the transient being made at once on the chain, its first key (out of line: only a
-  /// factory that resolves something not built, or fails, pays for it).
+  /// Puts the transient being made at once on the chain, its first key.
   @inline(never)
   private func chainMaking() {
     guard let node = state.making else { return }
@@ -160,7 +156,7 @@ final class BuildContext: @unchecked Sendable {
   }
 
   /// How builds on this context come about, and the launch flags in force.
-  var trigger: Trigger {
+  var trigger: BuildTrigger {
     get { state.trigger }
     set { state.trigger = newValue }
   }
@@ -219,13 +215,8 @@ final class BuildContext: @unchecked Sendable {
     try body(current)
   }
 
-  /// The calling thread's context; on the main queue, the main actor's.
-  ///
-  /// "Main" is one notion: the main queue, which the main actor runs on. On Apple platforms
-  /// only the main thread drains it, and the main thread's slot holds the main actor's
-  /// context. Elsewhere a worker thread may drain it (on Linux once `dispatchMain()` has ended
-  /// the main thread, as under `swift test`): code on the main queue gets the main actor's
-  /// context there too, so that the wait-for graph, main-actor hops and records see one main.
+  /// The calling thread's context; on the main queue, whichever thread drains it, the main
+  /// actor's (``MainThread``: "main" is one notion).
   static var current: BuildContext {
     #if !canImport(Darwin)
       if drainsMainQueue() { return mainActor }
@@ -250,10 +241,7 @@ final class BuildContext: @unchecked Sendable {
 
   #if !canImport(Darwin)
     /// Whether the calling thread is a worker (not the main thread) that runs the main queue
-    /// now. Only the main thread drains the main queue on Apple platforms: nothing to ask
-    /// there. Elsewhere a worker asks the queue (a look-up of tens of nanoseconds); the main
-    /// thread, whose slot holds the main actor's context already, reads one thread-specific
-    /// value.
+    /// now: never on Apple platforms, where only the main thread drains it.
     @inline(__always)
     private static func drainsMainQueue() -> Bool {
       pthread_getspecific(threadKeys.worker) != nil && MainThread.isCurrent
@@ -263,7 +251,7 @@ final class BuildContext: @unchecked Sendable {
 
 /// The thread-specific slots: each thread's context, and (where a worker thread may drain the
 /// main queue) a mark on the threads whose context is their own, which the main thread's is
-/// not. One lazily made global: one initialisation check for both.
+/// not.
 private let threadKeys: (context: pthread_key_t, worker: pthread_key_t) = {
   var context = pthread_key_t()
   #if canImport(Darwin)

@@ -22,7 +22,7 @@ extension Container {
   public func resolve<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
-    if let object = try readyObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
+    if let object = try immediateObject(ObjectIdentifier(Value.self), name, lookupHash(of: name)) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(ServiceKey<Value>(name: name))
@@ -35,7 +35,7 @@ extension Container {
   /// - Throws: ``DeferredError``, as ``resolve(_:name:)``.
   @inlinable @inline(__always)
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
-    if let object = try readyObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = try immediateObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow(key)
@@ -70,7 +70,7 @@ extension Container {
   /// - Returns: The service.
   @inlinable @inline(__always)
   public func require<Value: Sendable>(_ key: ServiceKey<Value>) -> Value {
-    if let object = readyValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = publishedObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return requireSlow(key)
@@ -133,11 +133,11 @@ extension Container {
     guard let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) else {
       throw missing(key.erased, chain: context?.chain ?? [])
     }
-    if let object = node.builtValue(handedOutToFactory: context != nil) {
+    if let object = node.publishedObject(handedOutToFactory: context != nil) {
       return valueOfObject(object, as: Value.self)
     }
     node.markHandedOut(toFactory: context != nil)
-    if let held = node.heldValue() { return held.read(as: Value.self) }
+    if let held = node.held() { return held.read(as: Value.self) }
     return try await node.resolveSlowAsync(context ?? BuildContext(thread: .task), as: Value.self)
   }
 
@@ -150,11 +150,11 @@ extension Container {
       throw missing(key.erased, chain: context.chain)
     }
     let toFactory = context != nil
-    if let object = node.builtValue(handedOutToFactory: toFactory) {
+    if let object = node.publishedObject(handedOutToFactory: toFactory) {
       return valueOfObject(object, as: Value.self)
     }
     node.markHandedOut(toFactory: toFactory)
-    if let held = node.heldValue() { return held.read(as: Value.self) }
+    if let held = node.held() { return held.read(as: Value.self) }
     return try node.resolveSlow(context ?? .current, as: Value.self)
   }
 }
@@ -163,7 +163,7 @@ extension AnyNode {
   /// The published value (its object), if the singleton is built, noted as handed out: to a
   /// factory, or to the app (each flag is stored once, not on every resolve).
   @inline(__always)
-  func builtValue(handedOutToFactory toFactory: Bool) -> AnyObject? {
+  func publishedObject(handedOutToFactory toFactory: Bool) -> AnyObject? {
     guard let object = value.load() else { return nil }
     if toFactory { wasNeeded.set() } else { wasResolved.set() }
     return object
@@ -173,5 +173,103 @@ extension AnyNode {
   @inline(__always)
   func markHandedOut(toFactory: Bool) {
     if toFactory { wasNeeded.set() } else { wasResolved.set() }
+  }
+}
+
+extension Container {
+  /// The node for `type` and `name`: from the published table, without a lock, if it is
+  /// there.
+  @inline(__always)
+  func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    lookup(bits: UInt(bitPattern: type), name, nameHash)
+  }
+
+  /// The node for `key`.
+  @inline(__always)
+  func lookup(_ key: AnyServiceKey) -> AnyNode? {
+    lookup(bits: UInt(bitPattern: key.typeID), key.name, key.nameHash)
+  }
+
+  /// The node for the type with metadata address `bits` and `name`.
+  @inline(__always)
+  private func lookup(bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    if let node = published.load()?.find(bits, name, nameHash) { return node }
+    return lookupSlow(bits, name, nameHash)
+  }
+
+  /// The resolve hot path's out-of-line part, not generic: the value of the built singleton
+  /// registered for `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it
+  /// is not built (or not a singleton, or not registered).
+  @usableFromInline
+  func publishedObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
+    lookup(type, name, nameHash)?.publishedObject(handedOutToFactory: false)
+  }
+
+  /// The resolve hot path's out-of-line part, with one lookup for what it can answer at once:
+  /// the value of the built singleton registered for `type` and `name`, or a value of the
+  /// transient one if it is made at once (``AnyNode/makesAtOnce``, on an idle context), as its
+  /// object (``objectOfValue(_:)``); `nil` for anything else, which the generic slow path
+  /// resolves.
+  @usableFromInline
+  func immediateObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+    throws(DeferredError) -> AnyObject?
+  {
+    guard let node = lookup(type, name, nameHash) else { return nil }
+    if let object = node.publishedObject(handedOutToFactory: false) { return object }
+    guard node.makesAtOnce else { return nil }
+    let context = BuildContext.current
+    guard context.isIdle else { return nil }
+    node.wasResolved.set()
+    return try node.makeAtOnce(context)
+  }
+
+  /// A key the published table does not hold, or no table published yet.
+  ///
+  /// A container without a parent looks it up in its live table, under its lock, and
+  /// publishes that table when the published one is out of date (``Registry/lookedUp(_:)``).
+  /// A child asks its parent for what it does not hold, unless an ancestor registered
+  /// something since it last worked out its copies: it then works them out again first. A
+  /// registration bumps its container's generation under the registry's lock, before anyone
+  /// else can find its node, so a child that found the node through its parent sees the new
+  /// generation when it checks again, and starts over.
+  @inline(never)
+  private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    guard let parent else {
+      return registry.withLock { registry in
+        if registry.isShutDown { return nil }
+        registry.lookedUp(publishingTo: self)
+        return registry.table.find(bits, name, nameHash)
+      }
+    }
+    var refreshed = false
+    while true {
+      let seen = copiesGeneration.loadAcquire()
+      let (isShutDown, own) = registry.withLock { registry -> (Bool, AnyNode?) in
+        if registry.isShutDown { return (true, nil) }
+        registry.lookedUp(publishingTo: self)
+        return (false, registry.table.find(bits, name, nameHash))
+      }
+      if isShutDown { return nil }
+      if seen != 0 && seen == ancestorGeneration() {
+        if let own { return own }
+        let node = parent.lookup(bits: bits, name, nameHash)
+        if refreshed || ancestorGeneration() == seen { return node }
+      }
+      currentTable()
+      refreshed = true
+    }
+  }
+
+  /// The sum of the ancestors' generations, plus one: it changes whenever one of them
+  /// registers.
+  @inline(__always)
+  func ancestorGeneration() -> UInt64 {
+    var sum: UInt64 = 1
+    var ancestor = parent
+    while let container = ancestor {
+      sum &+= container.generation.loadAcquire()
+      ancestor = container.parent
+    }
+    return sum
   }
 }

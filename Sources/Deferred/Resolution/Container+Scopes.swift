@@ -68,9 +68,4 @@ extension Container {
     let children = registry.withLock { $0.publishedChildren.compactMap(\.container) }
     for child in children { child.resetHere(scope, fromParent: true, into: &dropped) }
   }
-
-  /// Whether a named scope was registered in any container of the process: until one is, a
-  /// build need not look for one among its dependencies (one load, where walking the
-  /// ancestors would retain each).
-  static let namedScopesRegistered = AtomicWord()
 }

@@ -2,28 +2,15 @@
   import Darwin
 #endif
 
-/// A waiting thread's priority, lent to the thread whose build it waits for.
+/// A waiting thread's priority, lent to the thread whose build it waits for: otherwise the
+/// main thread waiting for a `.utility` build would run at `.utility` speed, the inversion a
+/// launch library exists to prevent.
 ///
-/// A thread that blocks on another's build would otherwise wait at the builder's priority:
-/// the main thread waiting for a `.utility` build runs at `.utility` speed, the very inversion
-/// a launch library exists to prevent.
-///
-/// What Apple platforms do on their own: a wait that knows whom it waits for passes the
-/// waiter's priority on. `os_unfair_lock` and a `dispatch_sync` onto a queue another thread
-/// is running raise the owner through the kernel (turnstiles); `DispatchWorkItem.wait()` on a
-/// work item under way raises the thread running it, through libpthread's private
-/// `_pthread_qos_override_start_direct`. A wait that knows no owner passes nothing on: a
-/// `DispatchGroup` or `DispatchSemaphore` wait, which is what a build's latch is.
-///
-/// So the waiter lends its priority itself, with `pthread_override_qos_class_start_np`, the
-/// public call for this (Foundation's `Operation.waitUntilFinished()` uses it): the builder's
-/// thread runs at least at the waiter's quality of service (`qos_class_self()`, the class it
-/// asked for, not one lent to it) until the waiter stops waiting. It only ever raises. It is
-/// not passed along a chain: a builder that was lent `.userInitiated` and waits in turn for a
-/// third thread lends that one its own class. Elsewhere there is no such call, and waiting is
-/// all there is.
-///
-/// The Apple path is not compiled on Linux; it is the only code that differs.
+/// A build's latch is a `DispatchGroup`, whose wait knows no owner and passes no priority on
+/// (unlike `os_unfair_lock`, `dispatch_sync` or `DispatchWorkItem.wait()`). So the waiter
+/// lends its own class (`qos_class_self()`) with `pthread_override_qos_class_start_np`, as
+/// Foundation's `Operation.waitUntilFinished()` does, until it stops waiting. It only raises,
+/// and is not passed along a chain. Linux has no such call: there, waiting is all there is.
 enum PriorityDonation {
   #if canImport(Darwin)
     /// The builder's thread, as a handle its waiters can lend their priority to; `nil` for a

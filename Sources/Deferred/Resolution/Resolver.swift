@@ -26,10 +26,10 @@ public struct Resolver: ~Copyable {
   /// The built value of the service of `type`, `name` and `nameHash` (its object), handed out
   /// to the factory; `nil` if it is not built (or is transient, or missing).
   @inline(__always)
-  private func builtValue(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
+  private func publishedObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
     -> AnyObject?
   {
-    container.lookup(type, name, nameHash)?.builtValue(handedOutToFactory: true)
+    container.lookup(type, name, nameHash)?.publishedObject(handedOutToFactory: true)
   }
 
   /// Resolves the service registered for `type` and `name`, building it if need be.
@@ -44,7 +44,8 @@ public struct Resolver: ~Copyable {
     _ type: Value.Type = Value.self, name: String? = nil
   ) throws(DeferredError) -> Value {
     // A built service without a key made.
-    if !observes, let object = builtValue(ObjectIdentifier(Value.self), name, lookupHash(of: name))
+    if !observes,
+      let object = publishedObject(ObjectIdentifier(Value.self), name, lookupHash(of: name))
     {
       return valueOfObject(object, as: Value.self)
     }
@@ -59,7 +60,7 @@ public struct Resolver: ~Copyable {
   ///   cycle.
   public func resolve<Value: Sendable>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     if observes { dependent.observe(key.erased) }
-    if let object = builtValue(ObjectIdentifier(Value.self), key.name, key.nameHash) {
+    if let object = publishedObject(ObjectIdentifier(Value.self), key.name, key.nameHash) {
       return valueOfObject(object, as: Value.self)
     }
     return try container.resolve(key, context: context)
@@ -71,7 +72,7 @@ public struct Resolver: ~Copyable {
   /// look-up itself out of line.
   @inline(__always)
   func dependency<Dependency: Sendable>(_: Dependency.Type) throws(DeferredError) -> Dependency {
-    if let object = builtDependency(ObjectIdentifier(Dependency.self)) {
+    if let object = publishedDependency(ObjectIdentifier(Dependency.self)) {
       return valueOfObject(object, as: Dependency.self)
     }
     return try resolve(ServiceKey<Dependency>())
@@ -80,8 +81,8 @@ public struct Resolver: ~Copyable {
   /// The built value of the unnamed dependency of `type`, handed out to the factory; `nil` if
   /// it is not built in its cell (or the factory observes what it resolves).
   @inline(never)
-  func builtDependency(_ type: ObjectIdentifier) -> AnyObject? {
-    observes ? nil : builtValue(type, nil, 0)
+  func publishedDependency(_ type: ObjectIdentifier) -> AnyObject? {
+    observes ? nil : publishedObject(type, nil, 0)
   }
 
   /// Resolves the dependency the factory declared at `position` (then moves `position` on),
@@ -95,7 +96,7 @@ public struct Resolver: ~Copyable {
     }
     let key = dependencies[position]
     position += 1
-    if let object = builtValue(key.typeID, key.name, key.nameHash) {
+    if let object = publishedObject(key.typeID, key.name, key.nameHash) {
       return valueOfObject(object, as: Dependency.self)
     }
     return try container.resolve(ServiceKey<Dependency>(key), context: context)

@@ -82,7 +82,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   ///   ``awaitService(isolation:)``), or the container was shut down.
   @inlinable
   public func resolve() throws(DeferredError) -> Value {
-    if let object = node.readyObject(for: container) {
+    if let object = node.publishedObject(for: container) {
       return valueOfObject(object, as: Value.self)
     }
     return try resolveSlow()
@@ -94,7 +94,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// - Returns: The service.
   @inlinable
   public func require() -> Value {
-    if let object = node.readyObject(for: container) {
+    if let object = node.publishedObject(for: container) {
       return valueOfObject(object, as: Value.self)
     }
     return requireSlow()
@@ -122,7 +122,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   ///   be resolved; `body` is then not called.
   @inlinable
   public func withValue<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
-    if let object = node.readyObject(for: container) {
+    if let object = node.publishedObject(for: container) {
       return body(valueOfObject(object, as: Value.self))
     }
     return try withValueSlow(body)
@@ -148,7 +148,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   public func awaitService(
     isolation: isolated (any Actor)? = #isolation
   ) async throws(DeferredError) -> Value {
-    if let object = node.readyObject(for: container) {
+    if let object = node.publishedObject(for: container) {
       return valueOfObject(object, as: Value.self)
     }
     if let value = try madeAtOnce() { return value }
@@ -195,16 +195,13 @@ extension AnyNode {
   /// straight away: it is published and neither `container` nor the node's owner is shut
   /// down. Anything else goes the way of an ordinary resolve, by key.
   @usableFromInline
-  func readyObject(for container: Container) -> AnyObject? {
+  func publishedObject(for container: Container) -> AnyObject? {
     guard let object = value.load(), !isShutDown,
-      container.launchPhase.loadRelaxed() != shutDownPhase
+      !container.isShutDownRelaxed
     else { return nil }
     return object
   }
 }
-
-/// ``LaunchSchedule/Phase/shutDown``'s raw value (a test checks that they agree).
-let shutDownPhase: UInt64 = 5
 
 extension Container {
   /// Returns a handle to the service registered for `type` and `name`: looked up now, built

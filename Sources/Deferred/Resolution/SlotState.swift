@@ -6,13 +6,13 @@ import Dispatch
 /// | state | claim | built | failed | whenReady | retire (replaced) | reset |
 /// | --- | --- | --- | --- | --- | --- | --- |
 /// | idle(n) | → building(n+1): `claimed` | stale only | stale only | queued | → retired: hands its queued work to the replacement | nothing |
-/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → ready or held: wake waiters, deliver work | → idle(n): wake waiters | queued | refused | → idle(n), the build goes stale; generation+1 |
-/// | ready | `ready` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
-/// | held(value, n) | `ready(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
+/// | building(owner, n) | owner: `ownedBySelf` (a cycle); others: `busy(latch)` | → published or held: wake waiters, deliver work | → idle(n): wake waiters | queued | refused | → idle(n), the build goes stale; generation+1 |
+/// | published | `built` | stale only | stale only | delivered at once, or after work queued before it | refused | – (never dropped) |
+/// | held(value, n) | `built(value)`; a weak one whose object is gone: → building(n+1) | stale only | stale only | delivered at once | refused | → idle(n), drops the value; generation+1 |
 /// | retired(by) | `replaced(by)` | – | – | forwarded to `by` | refused | nothing |
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
-/// `ready` is a singleton published in its node's lock-free cell, for good; `held` is a weak
+/// `published` is a singleton published in its node's lock-free cell, for good; `held` is a weak
 /// or named-scope service, or a singleton built with one, whose value lives here (one per
 /// generation, or a weak reference) so that it can be dropped. A stale build (begun before a
 /// reset) ends apart from the state: its value goes to its owner and the waiters that joined
@@ -23,7 +23,7 @@ struct SlotState {
   private enum State {
     case idle(attempts: Int)
     case building(Building)
-    case ready
+    case published
     case held(Stored, attempts: Int)
     case retired(replacement: AnyNode)
   }
@@ -36,8 +36,7 @@ struct SlotState {
   }
 
   /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
-  /// made by the first of them (most builds have no waiter, and allocate none). Attempt and
-  /// generation in 32 bits each, to keep every node's state small.
+  /// made by the first of them.
   private struct Building {
     let owner: BuildContext
     private let attempt32: Int32
@@ -55,8 +54,8 @@ struct SlotState {
   }
 
   /// The parts of the state most services never use (queued work, observed dependencies, a
-  /// generation after a reset, stale builds), in a box made on first use: one word in every
-  /// node instead of 33 bytes. Copied on write, so the state stays a value.
+  /// generation after a reset, stale builds), in a box made on first use. Copied on write, so
+  /// the state stays a value.
   private final class Rare {
     var pending: [PendingWork] = []
     var observed: [AnyServiceKey] = []
@@ -75,8 +74,7 @@ struct SlotState {
     }
   }
 
-  // The box first and the state last, so that the node packs its own small fields in the
-  // bytes after the state.
+  // The box first and the state last: the node packs its small fields after the state.
   private var rare: Rare?
   private var state = State.idle(attempts: 0)
 
@@ -135,7 +133,7 @@ struct SlotState {
   /// What a context gets when it asks to build the service.
   enum Claim {
     /// Built already: published in the node's cell (`nil`), or held (its value, retained).
-    case ready(Held?)
+    case built(Held?)
     /// This context now builds it (this attempt, of this generation), and must end it with
     /// `built` or `failed`.
     case claimed(attempt: Int, generation: Int)
@@ -161,8 +159,7 @@ struct SlotState {
   /// (then call ``delivered()`` until it returns nothing).
   struct Ending {
     let wake: DispatchGroup?
-    /// The work to deliver, `nil` if there is none: most builds have none, and an empty array
-    /// would be retained and released on every build's end.
+    /// The work to deliver, `nil` if there is none.
     let work: [PendingWork]?
     /// The value to hand the work, if it is held.
     let value: Held?
@@ -173,12 +170,12 @@ struct SlotState {
 
   mutating func claim(by context: BuildContext) -> Claim {
     switch state {
-    case .ready:
-      return .ready(nil)
+    case .published:
+      return .built(nil)
     case .held(.value(let object), _):
-      return .ready(.value(object))
+      return .built(.value(object))
     case .held(.weak(let reference), let attempts):
-      if let object = reference.object { return .ready(.object(object)) }
+      if let object = reference.object { return .built(.object(object)) }
       // The last holder let it go: built anew, as a new generation.
       nextGeneration()
       return start(by: context, attempt: attempts + 1)
@@ -224,8 +221,8 @@ struct SlotState {
   }
 
   /// Whether the service is built.
-  var isReady: Bool {
-    if case .ready = state { return true }
+  var isPublished: Bool {
+    if case .published = state { return true }
     return false
   }
 
@@ -237,7 +234,7 @@ struct SlotState {
 
   /// The held value, retained, if the service is built and held (and, if weak, its object
   /// is still alive).
-  var heldValue: Held? {
+  var held: Held? {
     switch state {
     case .held(.value(let object), _): return .value(object)
     case .held(.weak(let reference), _): return reference.object.map { .object($0) }
@@ -253,7 +250,7 @@ struct SlotState {
     guard rare == nil, case .building(let building) = state, building.latch == nil,
       building.attempt == attempt
     else { return false }
-    state = .ready
+    state = .published
     return true
   }
 
@@ -273,10 +270,9 @@ struct SlotState {
     if let storing {
       state = .held(storing, attempts: attempt)
     } else {
-      state = .ready
+      state = .published
     }
-    // Most builds have no queued work (and no box): nothing to hand over, no array copied or
-    // replaced.
+    // Most builds have no queued work (and no box): nothing to hand over.
     guard let rare, !rare.pending.isEmpty else {
       if delivering { unsharedRare().delivering = false }
       return Ending(wake: latch?.finish(.built(value)), work: nil, value: value)
@@ -318,7 +314,7 @@ struct SlotState {
       box.stale.append(building)
       state = .idle(attempts: building.attempt)
       return nil
-    case .idle, .ready, .retired:
+    case .idle, .published, .retired:
       return nil
     }
   }
@@ -329,7 +325,7 @@ struct SlotState {
     switch state {
     case .retired(let replacement):
       return .forward(replacement)
-    case .ready where !delivering:
+    case .published where !delivering:
       return .now(nil)
     case .held(.value(let object), _) where !delivering:
       return .now(.value(object))
@@ -374,5 +370,76 @@ struct PendingWork {
   /// Hands the work to its queue, with `node`'s value (`held`, or the one in its cell).
   func deliver(_ node: AnyNode, _ held: Held?) {
     queue.async { work(node, held) }
+  }
+}
+
+/// One build of one singleton: who runs it, and its outcome once known. Other threads that need
+/// the service while it is being built wait on the latch.
+///
+/// A latch has no lock of its own: its outcome and group are read and written only under the
+/// lock of the node it builds (``AnyNode/withState(_:)``). The Dispatch group waiters block on
+/// is made when the first of them arrives.
+///
+/// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
+/// safety").
+final class BuildLatch: @unchecked Sendable {
+  enum Outcome: Sendable {
+    /// Built: published in the node's cell (`nil`), or held (the value this build made).
+    case built(Held?)
+    indirect case failed(DeferredError)
+  }
+
+  let owner: BuildContext
+  let attempt: Int
+  /// Guarded by the node's lock.
+  private var outcome: Outcome?
+  /// Guarded by the node's lock.
+  private var group: DispatchGroup?
+
+  init(owner: BuildContext, attempt: Int) {
+    self.owner = owner
+    self.attempt = attempt
+  }
+
+  /// Sets the outcome, under the node's lock; returns the group to leave once it is released.
+  func finish(_ result: Outcome) -> DispatchGroup? {
+    outcome = result
+    return group
+  }
+
+  /// The group to wait on, made by the first waiter, under the node's lock; `nil` once the
+  /// build has finished.
+  private func waitGroup() -> DispatchGroup? {
+    guard outcome == nil else { return nil }
+    if let group { return group }
+    let group = DispatchGroup()
+    group.enter()
+    self.group = group
+    return group
+  }
+
+  /// Blocks until the build of `node` finishes, or until `limit` has passed (then `nil`).
+  func wait(for node: AnyNode, limit: Duration?) -> Outcome? {
+    if let group = node.withState({ _ in waitGroup() }) {
+      // The builder runs at this thread's priority while it waits (Apple platforms).
+      let loan = PriorityDonation.begin(to: owner.recipient)
+      defer { PriorityDonation.end(loan) }
+      if let limit {
+        if group.wait(timeout: .after(limit)) == .timedOut { return nil }
+      } else {
+        group.wait()
+      }
+    }
+    return node.withState { _ in outcome }
+  }
+
+  /// Suspends until the build of `node` finishes, blocking no thread.
+  func outcome(for node: AnyNode) async -> Outcome {
+    if let group = node.withState({ _ in waitGroup() }) {
+      await withCheckedContinuation { continuation in
+        group.notify(queue: .global()) { continuation.resume() }
+      }
+    }
+    return node.withState { _ in outcome } ?? .built(nil)
   }
 }

@@ -2,38 +2,6 @@
 /// one factory and publishes its value, and the making of transients. Synchronous and `async`
 /// factories share every step but the call of the factory itself.
 extension AnyNode {
-  /// What a context does next about a singleton it needs.
-  enum Step {
-    /// It is built: published in its cell (`nil`), or held (its value).
-    case ready(Held?)
-    /// This context builds it: its dependencies first, then its factory. The build's record
-    /// began with the claim, so it includes the dependencies it caused to be built.
-    case build(attempt: Int, span: Span?)
-    /// Another context builds it: wait.
-    case wait(BuildLatch)
-    /// Its registration was replaced before it was built: build the replacement instead.
-    case replaced(AnyNode)
-  }
-
-  /// Claims this singleton for `context`, whose chain does not include it yet; a claimed
-  /// build's record begins on `recorder`, the owner's. Inlined into the walk's first visit of
-  /// a node (and the async resolve): a call and a copy of the step between two enums, on every
-  /// build.
-  @inline(__always)
-  func step(_ context: BuildContext, recorder: Recorder) throws(DeferredError) -> Step {
-    switch claim(context) {
-    case .ready(let held): return .ready(held)
-    case .claimed(let attempt, let generation):
-      return .build(
-        attempt: attempt,
-        span: recorder.begin(context, building: self, generation: generation)
-      )
-    case .busy(let latch): return .wait(latch)
-    case .ownedBySelf: throw DeferredError.cycle(closing: key, chain: context.chain)
-    case .replaced(let replacement): return .replaced(replacement)
-    }
-  }
-
   /// Makes this node's value available on `context`: builds this singleton and every singleton
   /// it declares, dependencies first. For a transient node, builds the singletons it declares.
   /// Returns the node that holds the value: this one, or the registration that replaced it.
@@ -44,55 +12,53 @@ extension AnyNode {
   /// Declared dependencies are looked up in the node's owner: a node a child container inherits
   /// from its parent takes its dependencies from the parent.
   @discardableResult
-  func ensureReady(_ context: BuildContext) throws(DeferredError) -> AnyNode {
-    try ensureReadyHolding(context).node
+  func ensureBuilt(_ context: BuildContext) throws(DeferredError) -> AnyNode {
+    try ensureBuiltHolding(context).node
   }
 
-  /// ``ensureReady(_:)``, which also returns the root's value if it is held (a weak or
+  /// ``ensureBuilt(_:)``, which also returns the root's value if it is held (a weak or
   /// named-scope service, or a singleton built with one): the value this context built, waited
   /// for, or found, retained, so that a reset or the last holder letting go cannot take it
   /// from under the caller. A weak service the root depends on is not built by the walk (it
   /// would go at once): the factory that needs it builds it when it resolves it.
-  func ensureReadyHolding(_ context: BuildContext) throws(DeferredError) -> (
+  func ensureBuiltHolding(_ context: BuildContext) throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
     // The frame on top in a local, the ones below it on the context's frames, above those of
-    // the walks this one is nested in: a walk allocates nothing once its thread has walked as
-    // deep before.
+    // the walks this one is nested in.
     var top = WalkFrame(node: self)
     let base = context.frames.count
     context.reserveForWalk()
     var root = self
     var rootHeld: Held?
     let baseDepth = context.chain.count
-    // The container the current node's dependencies come from. The nodes of a walk mostly
-    // share one: it is read from a node (a strong load of an unowned reference) only when the
-    // node's differs.
+    // The container the current node's dependencies come from, read from a node only when
+    // the node's owner differs from the last one's.
     var owner = owner
     do throws(DeferredError) {
       walk: while true {
         let node = top.node
         if !node.isOwned(by: owner) { owner = node.owner }
         let isRoot = context.frames.count == base
-        if top.expanded {
-          // Every dependency is ready: build it (a transient is made by whoever needs it).
-          if top.attempt > 0 {
-            let attempt = top.attempt
-            top.attempt = 0
-            // Only the root's value is kept: the others' go at once (`nil` for most).
-            if isRoot {
-              rootHeld = try node.build(context, owner: owner, attempt: attempt, span: top.span)
-            } else {
-              try node.build(context, owner: owner, attempt: attempt, span: top.span)
-            }
-          }
+        switch top.stage {
+        case .claimed(let attempt, let span):
+          // Every dependency is ready: build it. The stage is cleared first: a build that
+          // fails fails itself.
+          top.stage = .visited
+          // Only the root's value is kept: the others' go at once (`nil` for most).
+          let held = try node.build(context, owner: owner, attempt: attempt, span: span)
+          if isRoot { rootHeld = held }
+          fallthrough
+        case .visited:
+          // A transient's dependencies are ready: whoever needs it makes it.
           context.chain.removeLast()
           if isRoot { break walk }
           top = context.frames.removeLast()
           continue
+        case .unvisited:
+          top.stage = .visited
         }
-        top.attempt = 0
-        switch try node.expand(context, owner: owner) {
+        switch try node.visit(context, owner: owner) {
         case .done(let held):
           if isRoot {
             rootHeld = held
@@ -109,8 +75,8 @@ extension AnyNode {
           top = WalkFrame(node: replacement)
           continue
         case .claimed(let attempt, let span):
-          (top.attempt, top.span) = (attempt, span)
-        case .walk:
+          top.stage = .claimed(attempt: attempt, span: span)
+        case .dependencies:
           break
         }
         // The dependencies not built yet: the first becomes the top frame, built first; this
@@ -125,7 +91,7 @@ extension AnyNode {
             missing = dependency
             return false
           }
-          if !next.isReady && next.kind != .weak {
+          if !next.isPublished && next.kind != .weak {
             if first == nil {
               context.frames.append(top)
               first = next
@@ -140,11 +106,7 @@ extension AnyNode {
           throw owner.missing(missing, chain: context.chain)
         }
         guard let first else { continue }
-        var (low, high) = (pushedFrom + 1, context.frames.count - 1)
-        while low < high {
-          context.frames.swapAt(low, high)
-          (low, high) = (low + 1, high - 1)
-        }
+        context.frames[(pushedFrom + 1)...].reverse()
         top = WalkFrame(node: first)
       }
     } catch {
@@ -153,9 +115,9 @@ extension AnyNode {
       let below = context.frames[base...].reversed()
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
-        guard frame.attempt > 0 else { continue }
-        withRecorder { $0.discard(frame.span, context) }
-        frame.node.fail(attempt: frame.attempt, error)
+        guard case .claimed(let attempt, let span) = frame.stage else { continue }
+        withRecorder { $0.discard(span, frame.node, context) }
+        frame.node.fail(attempt: attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
       throw error
@@ -164,90 +126,86 @@ extension AnyNode {
   }
 }
 
-/// A node on the build walk's stack (``AnyNode/ensureReadyHolding(_:)``).
+/// A node on the build walk's stack (``AnyNode/ensureBuiltHolding(_:)``).
 struct WalkFrame {
+  /// Where the walk is with a node.
+  enum Stage {
+    /// Not reached yet.
+    case unvisited
+    /// Visited: its dependencies are on the walk's stack, or ready.
+    case visited
+    /// Visited, and its build claimed by this context (this attempt, its record's start):
+    /// built once its dependencies are.
+    case claimed(attempt: Int, span: Span?)
+  }
+
   var node: AnyNode
-  /// ``unvisited`` until the walk's first visit of the node; then the attempt of the build
-  /// this context claimed (until it runs: a build that fails fails itself), 0 for none, as
-  /// attempts count from 1. One word, not a flag and an optional pair: a frame is copied on
-  /// every push and pop.
-  var attempt = Self.unvisited
-  /// The claimed build's record's start.
-  var span: Span?
-
-  static let unvisited = -1
-
-  /// Whether the walk visited the node: its dependencies are on the walk's stack, or ready.
-  var expanded: Bool { attempt != Self.unvisited }
+  var stage = Stage.unvisited
 }
 
 extension AnyNode {
-  /// What the walk does next with a node it reached: it is done with it (built, waited for, or
-  /// built on the main actor), builds the replacement, or walks its dependencies, having
-  /// claimed it (a singleton) or not (a transient).
-  enum Expansion {
+  /// What the walk does next with a node it reached.
+  enum Visit {
+    /// Nothing more: it is built (published, `nil`, or held, its value), was waited for, or
+    /// was built on the main actor.
     case done(Held?)
+    /// Its registration was replaced before it was built: the walk builds the replacement.
     case replaced(AnyNode)
+    /// This context claimed its build: its dependencies first, then its factory. The build's
+    /// record began with the claim, so it includes the dependencies it caused to be built.
     case claimed(attempt: Int, span: Span?)
-    case walk
+    /// A transient: its dependencies are walked, and whoever needs it makes it.
+    case dependencies
   }
 
-  /// The first visit of the walk to this node, on `context`; `owner` is the node's. A
-  /// synchronous cached service that is not isolated to the main actor, what most are, is
-  /// claimed here, inlined into the walk; anything else goes through ``expandAny(_:owner:)``.
+  /// The walk's visit of this node on `context`, whose chain does not include it yet; `owner`
+  /// is the node's. A synchronous cached service off the main actor, what most are, is claimed
+  /// in line in the walk; any other first goes through ``visitOther(_:)``.
   @inline(__always)
-  func expand(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
-    guard !isAsync, !isMainActor, kind != .transient else {
-      return try expandAny(context, owner: owner)
+  func visit(_ context: BuildContext, owner: Container) throws(DeferredError) -> Visit {
+    if isAsync || isMainActor || kind == .transient, let visit = try visitOther(context) {
+      return visit
     }
-    return try claimExpansion(context, owner: owner)
-  }
-
-  /// ``expand(_:owner:)`` for any node.
-  @inline(never)
-  func expandAny(_ context: BuildContext, owner: Container) throws(DeferredError) -> Expansion {
-    if isAsync && !isBuilt {
-      throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
-    }
-    if isMainActor && kind.isCached && !isReady && context !== BuildContext.mainActor {
-      // Built by the main actor (this thread waiting, if it is another); what it needs is
-      // built there too.
-      return .done(
-        try MainThread.run(for: self, on: context) { main throws(DeferredError) in
-          try self.ensureReadyHolding(main).held
-        })
-    }
-    switch kind {
-    case .singleton, .weak, .named:
-      return try claimExpansion(context, owner: owner)
-    case .transient:
-      if context.chain.contains(key) {
-        throw DeferredError.cycle(closing: key, chain: context.chain)
-      }
-      return .walk
-    }
-  }
-
-  /// The walk's claim of this cached node on `context`.
-  @inline(__always)
-  private func claimExpansion(_ context: BuildContext, owner: Container) throws(DeferredError)
-    -> Expansion
-  {
-    switch try step(context, recorder: owner.recorder) {
-    case .ready(let held):
+    switch claim(context) {
+    case .built(let held):
       return .done(held)
-    case .build(let attempt, let span):
+    case .claimed(let attempt, let generation):
+      let span = owner.recorder.begin(context, building: self, generation: generation)
       return .claimed(attempt: attempt, span: span)
-    case .wait(let latch):
-      return .done(try waitExpansion(latch, context, owner: owner))
+    case .busy(let latch):
+      return .done(try waitForBuild(latch, context, owner: owner))
+    case .ownedBySelf:
+      throw DeferredError.cycle(closing: key, chain: context.chain)
     case .replaced(let replacement):
       return .replaced(replacement)
     }
   }
 
-  /// Waits for another context's build of this node, out of the walk's inlined code.
+  /// ``visit(_:owner:)`` of an `async`, main-actor or transient node: the visit, or `nil` for
+  /// a cached node that the walk claims as any other.
   @inline(never)
-  private func waitExpansion(_ latch: BuildLatch, _ context: BuildContext, owner: Container)
+  private func visitOther(_ context: BuildContext) throws(DeferredError) -> Visit? {
+    if isAsync && !isBuilt {
+      throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
+    }
+    if isMainActor && kind.isCached && !isPublished && context !== BuildContext.mainActor {
+      // Built by the main actor (this thread waiting, if it is another); what it needs is
+      // built there too.
+      return .done(
+        try MainThread.run(for: self, on: context) { main throws(DeferredError) in
+          try self.ensureBuiltHolding(main).held
+        })
+    }
+    guard kind == .transient else { return nil }
+    if context.chain.contains(key) {
+      throw DeferredError.cycle(closing: key, chain: context.chain)
+    }
+    return .dependencies
+  }
+
+  /// Waits for another context's build of this node.
+  @inline(never)
+  private func waitForBuild(_ latch: BuildLatch, _ context: BuildContext, owner: Container)
     throws(DeferredError) -> Held?
   {
     try WaitGraph.wait(for: self, latch: latch, by: context, limit: owner.waitLimit)
@@ -332,7 +290,7 @@ extension AnyNode {
   {
     switch kind {
     case .singleton, .weak, .named:
-      let (node, held) = try ensureReadyHolding(context)
+      let (node, held) = try ensureBuiltHolding(context)
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
@@ -351,7 +309,7 @@ extension AnyNode {
     if context.isIdle && makesAtOnce { return try makeAtOnce(context) }
     // A transient whose declared dependencies are all built needs no walk of the graph.
     if !dependenciesAreBuilt || (!context.chain.isEmpty && context.chain.contains(key)) {
-      try ensureReady(context)
+      try ensureBuilt(context)
     }
     return try makeValue(context)
   }
@@ -367,19 +325,25 @@ extension AnyNode {
   /// report says how many were).
   func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    // The owner read once: each read of the unowned reference retains it.
+    // The owner read once, not at each use of the unowned reference.
     let owner = owner
-    let made = { (recorder: Recorder) -> Result<AnyObject, DeferredError> in
-      guard recorder.isEnabled else { return run(context, owner: owner) }
-      // Counted, and past the first makings timed one in `TransientStats.timingStride`.
-      if let tally = transientTally, tally.countUntimed() { return run(context, owner: owner) }
-      let start = recorder.now()
-      let made = run(context, owner: owner)
-      recorder.madeTransient(self, taking: recorder.now() &- start)
-      return made
-    }(owner.recorder)
+    let made = runCounted(context, owner: owner, recorder: owner.recorder)
     context.endMaking()
     return try made.get()
+  }
+
+  /// Runs this transient node's factory for ``makeAtOnce(_:)``, counted on `recorder` (the
+  /// owner's) and, past the first makings, timed one in `TransientStats.timingStride`.
+  @inline(__always)
+  private func runCounted(_ context: BuildContext, owner: Container, recorder: Recorder)
+    -> Result<AnyObject, DeferredError>
+  {
+    guard recorder.isEnabled else { return run(context, owner: owner) }
+    if let tally = transientTally, tally.countUntimed() { return run(context, owner: owner) }
+    let start = recorder.now()
+    let made = run(context, owner: owner)
+    recorder.madeTransient(self, taking: recorder.now() &- start)
+    return made
   }
 
   /// A handle's making of this transient node, if it can be made at once (``makesAtOnce``,
@@ -394,7 +358,7 @@ extension AnyNode {
   @usableFromInline
   func makeTransient(for container: Container) throws(DeferredError) -> AnyObject? {
     guard makesAtOnce,
-      container.launchPhase.loadRelaxed() != shutDownPhase,
+      !container.isShutDownRelaxed,
       owner === container || container.lookup(key) === self
     else { return nil }
     let context = BuildContext.current
@@ -423,7 +387,7 @@ extension AnyNode {
   func resolveSlowAsync<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     async throws(DeferredError) -> Value
   {
-    let (node, held) = try await ensureReadyHoldingAsync(context)
+    let (node, held) = try await ensureBuiltHoldingAsync(context)
     guard kind == .transient else {
       if let held { return held.read(as: Value.self) }
       return node.read(as: Value.self)
@@ -445,25 +409,25 @@ extension AnyNode {
   /// on the calling task, its dependencies resolved as its factory asks for them. Returns the
   /// node that holds the value (this one, or its replacement).
   @discardableResult
-  func ensureReadyAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
-    try await ensureReadyHoldingAsync(context).node
+  func ensureBuiltAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
+    try await ensureBuiltHoldingAsync(context).node
   }
 
-  /// ``ensureReadyAsync(_:)``, which also returns the value if it is held (as
-  /// ``ensureReadyHolding(_:)``).
-  func ensureReadyHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
+  /// ``ensureBuiltAsync(_:)``, which also returns the value if it is held (as
+  /// ``ensureBuiltHolding(_:)``).
+  func ensureBuiltHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
     guard isAsync else {
-      if isReady { return (self, nil) }
+      if isPublished { return (self, nil) }
       if isMainActor {
         let found = try await onMainActor(for: context) { main throws(DeferredError) in
-          try self.ensureReadyHolding(main)
+          try self.ensureBuiltHolding(main)
         }
         return found
       }
       return try await offThePool(chain: context.chain) { threadContext throws(DeferredError) in
-        try self.ensureReadyHolding(threadContext)
+        try self.ensureBuiltHolding(threadContext)
       }
     }
     guard kind.isCached else {
@@ -472,16 +436,19 @@ extension AnyNode {
       }
       return (self, nil)
     }
-    switch try step(context, recorder: owner.recorder) {
-    case .ready(let held):
+    switch claim(context) {
+    case .built(let held):
       return (self, held)
-    case .wait(let latch):
+    case .busy(let latch):
       return (self, try await WaitGraph.waitAsync(for: self, latch: latch, by: context))
+    case .ownedBySelf:
+      throw DeferredError.cycle(closing: key, chain: context.chain)
     case .replaced(let replacement):
       // A scheduled job's root replaced: building the replacement is the job's build.
       if context.scheduled === self { context.scheduled = replacement }
-      return try await replacement.ensureReadyHoldingAsync(context)
-    case .build(let attempt, let span):
+      return try await replacement.ensureBuiltHoldingAsync(context)
+    case .claimed(let attempt, let generation):
+      let span = owner.recorder.begin(context, building: self, generation: generation)
       context.chain.append(key)
       defer { context.chain.removeLast() }
       return (self, try await buildAsync(context, attempt: attempt, span: span))

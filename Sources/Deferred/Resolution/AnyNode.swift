@@ -7,10 +7,8 @@ import Dispatch
 /// ordering, so resolving a built service takes no lock. Everything else of the node's
 /// lifecycle is its ``SlotState``, behind its lock.
 ///
-/// One class for every service, not a generic class per service type: the Swift runtime makes
-/// the metadata of a generic class for each type it is used with (thousands of instructions
-/// the first time, in a process that has just started). A node knows its value's type only as
-/// `key.type`; the resolve that reads the value casts it back to the type it asked for.
+/// One class for every service, not a generic class per service type (Benchmarks/README.md,
+/// "Why the core is shaped as it is"): a resolve casts the value back to the type it asked for.
 ///
 /// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
 /// under the node's lock (``NodeLock``); everything else is immutable or atomic.
@@ -88,6 +86,10 @@ final class AnyNode: @unchecked Sendable {
   /// then resolves by key (and fails), without reading the owner.
   private static let shutDownBit: UInt64 = 64
 
+  /// Whether a named scope was registered in any container of the process: until one is, a
+  /// build need not look for one among its dependencies.
+  static let namedScopesRegistered = AtomicWord()
+
   /// Whether the owner is shut down.
   @inline(__always)
   var isShutDown: Bool { flags.loadAcquire() & Self.shutDownBit != 0 }
@@ -114,8 +116,6 @@ final class AnyNode: @unchecked Sendable {
     key: AnyServiceKey, scope: Scope, priority: Priority, dependencies: DependencyList?,
     owner: Container, factory: Factory, isMainActor: Bool = false
   ) {
-    // What is read from the factory and the key first, so that each is then moved into the
-    // node, not copied.
     if case .async = factory { isAsync = true } else { isAsync = false }
     transientTally = scope.kind == .transient ? owner.recorder.tally(for: key) : nil
     self.factory = factory
@@ -158,7 +158,7 @@ final class AnyNode: @unchecked Sendable {
     withState { $0.observe(dependency) }
   }
 
-  var isReady: Bool { value.isSet }
+  var isPublished: Bool { value.isSet }
 
   /// The published value, read as `Value`; the node must be ready.
   func read<Value>(as _: Value.Type) -> Value {
@@ -169,7 +169,7 @@ final class AnyNode: @unchecked Sendable {
   /// Whether the service is built: published in its cell, or held (a weak one's object may be
   /// gone since).
   var isBuilt: Bool {
-    isReady || ((kind.isHeld || holdsValue.isSet) && withState { $0.isHeld })
+    isPublished || ((kind.isHeld || holdsValue.isSet) && withState { $0.isHeld })
   }
 
   /// Whether this node is synchronous and declares its dependencies, and every one of them is
@@ -231,7 +231,7 @@ final class AnyNode: @unchecked Sendable {
     case .singleton, .transient:
       // The named scopes' flag read here: no call while none is registered.
       if holdsValue.isSet
-        || (Container.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
+        || (Self.namedScopesRegistered.loadAcquire() != 0 && dependsOnNamedScope())
       {
         return finishHeld(made, attempt: attempt)
       }
@@ -287,13 +287,13 @@ final class AnyNode: @unchecked Sendable {
   /// retained under the lock; `nil` for any other, or one not built: the resolve of a held
   /// service that is built takes this lock and no walk.
   @inline(__always)
-  func heldValue() -> Held? {
+  func held() -> Held? {
     switch kind {
     case .transient: return nil
     case .singleton: if !holdsValue.isSet { return nil }
     case .weak, .named: break
     }
-    return withState { $0.heldValue }
+    return withState { $0.held }
   }
 
   /// Whether a value of this service, made now, was made with a named scope's value: one of
@@ -301,7 +301,7 @@ final class AnyNode: @unchecked Sendable {
   /// transient or weak service that depends on one. Skipped (one atomic load) while no named
   /// scope is registered.
   func dependsOnNamedScope() -> Bool {
-    guard Container.namedScopesRegistered.loadAcquire() != 0 else { return false }
+    guard Self.namedScopesRegistered.loadAcquire() != 0 else { return false }
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
     var queue: [AnyNode] = [self]
     while let node = queue.popLast() {
@@ -386,7 +386,7 @@ final class AnyNode: @unchecked Sendable {
 extension Container {
   /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
   func areBuilt(_ keys: DependencyList) -> Bool {
-    keys.allSatisfy { key in lookup(key)?.isReady ?? false }
+    keys.allSatisfy { key in lookup(key)?.isPublished ?? false }
   }
 }
 
@@ -401,8 +401,8 @@ enum Factory: Sendable {
   /// Calls a synchronous factory (a main-actor one on the main actor, which the walk hopped to
   /// before it claimed the service) with a resolver of `node`'s build on `context`, in
   /// `owner`, the node's; `nil` for an `async` factory, which it does not call. Not inlined:
-  /// the optimiser of Swift 6 stops with an error when it inlines the noncopyable resolver
-  /// made from the borrowed owner.
+  /// inlined, the noncopyable resolver made from the borrowed owner stops the optimiser with
+  /// "copy of noncopyable typed value" (https://github.com/swiftlang/swift/issues/78082).
   @inline(never)
   func callSync(_ node: AnyNode, _ context: BuildContext, owner: Container) throws -> AnyObject? {
     switch self {
@@ -437,4 +437,121 @@ enum ScopeNames {
 
   /// The name of `index`.
   static func name(at index: UInt32) -> String { table.value(at: index) }
+}
+
+/// How a service's value is kept once made: as one object.
+///
+/// A value whose type is a class is kept as itself; any other value (a struct, an enum, an
+/// existential) in a ``ValueBox``. Nodes are one non-generic class for every service type, so
+/// they keep values as `AnyObject`; the resolve that reads one knows the type it looked the
+/// service up by, which is the value's type (a node is found by its key, whose type is its
+/// value's), and casts it back (``valueOfObject(_:as:)``).
+///
+/// A box holding a value of any type, for the non-generic code that needs the object inside a
+/// weak service's value (``AnyValueBox/object``).
+@usableFromInline
+class AnyValueBox: @unchecked Sendable {
+  /// The boxed value as an object: a class-bound existential's object.
+  var object: AnyObject { preconditionFailure("abstract") }
+}
+
+/// A value that is not a class instance, as an object.
+///
+/// Safety: `@unchecked Sendable` as the values it holds are (every service's value is
+/// `Sendable`); it is immutable.
+@usableFromInline
+final class ValueBox<Value>: AnyValueBox, @unchecked Sendable {
+  @usableFromInline let value: Value
+
+  @usableFromInline
+  init(_ value: consuming Value) {
+    self.value = value
+  }
+
+  override var object: AnyObject { value as AnyObject }
+}
+
+/// `value` as the object it is kept as: itself if `Value` is a class, otherwise a box.
+///
+/// Safety (Docs/Design.md, "Memory safety"): a class instance is one reference, as an
+/// `AnyObject` is; the bit cast only changes the static type, where a dynamic cast (`as
+/// AnyObject`) would look up protocol conformances at run time in generic code.
+@inlinable @inline(__always)
+func objectOfValue<Value>(_ value: consuming Value) -> AnyObject {
+  if Value.self is AnyObject.Type { return unsafeBitCast(value, to: AnyObject.self) }
+  return ValueBox(value)
+}
+
+/// The value kept as `object` (``objectOfValue(_:)``), of `Value`, the type it was made as.
+///
+/// Safety (Docs/Design.md, "Memory safety"): a node is found by its key, whose type is its
+/// value's, so `object` was made by ``objectOfValue(_:)`` from a `Value`: an instance of the
+/// class `Value`, or a `ValueBox<Value>` (which `unsafeDowncast` checks in debug builds).
+@inlinable @inline(__always)
+func valueOfObject<Value>(_ object: AnyObject, as _: Value.Type) -> Value {
+  if Value.self is AnyObject.Type { return unsafeBitCast(object, to: Value.self) }
+  return unsafeDowncast(object, to: ValueBox<Value>.self).value
+}
+
+/// A held service's value as handed to the one who resolves it: a generation's value (its
+/// object, ``objectOfValue(_:)``), or a weak service's object, retained.
+enum Held: @unchecked Sendable {
+  case value(AnyObject)
+  case object(AnyObject)
+
+  /// The value, as `Value`, the type of the service's key.
+  func read<Value>(as _: Value.Type) -> Value {
+    switch self {
+    case .value(let object): return valueOfObject(object, as: Value.self)
+    case .object(let object):
+      // The registration checked that `Value` is a class or a class-bound existential, and
+      // the object was made as a `Value`: the cast cannot fail.
+      guard let value = object as? Value else {
+        preconditionFailure("\(type(of: object)) read as \(Value.self)")
+      }
+      return value
+    }
+  }
+}
+
+/// A weak service's object, not kept alive.
+final class WeakObject {
+  weak var object: AnyObject?
+
+  init(object: AnyObject) {
+    self.object = object
+  }
+}
+
+/// The object inside a weak service's value (``objectOfValue(_:)``): the value itself, or the
+/// object of a class-bound existential in its box.
+func weakObject(of value: AnyObject) -> AnyObject {
+  (value as? AnyValueBox)?.object ?? value
+}
+
+/// Whether values of `type` are objects, which a weak reference can hold: a class, or an
+/// existential whose protocols are bound to classes (`any P` where `P: AnyObject`).
+///
+/// Swift does not let `any P` satisfy an `AnyObject` generic constraint even when `P` is
+/// class-bound, so the check is at run time: a class is an `AnyObject.Type`; an existential is
+/// told apart by its metadata (kind 0x303, and its flags' class-constraint bit clear: the
+/// runtime's stable layout of existential type metadata).
+func isObjectType(_ type: Any.Type) -> Bool {
+  if type is AnyObject.Type { return true }
+  let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+  let existentialKind = 0x303
+  guard metadata.load(as: Int.self) == existentialKind else { return false }
+  let flags = metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
+  let anyConstraint: UInt32 = 0x8000_0000
+  return flags & anyConstraint == 0
+}
+
+/// A value's object handed across an isolation boundary: made as a `Sendable` value
+/// (``objectOfValue(_:)``), which every service's value is.
+struct SendableObject: @unchecked Sendable {
+  let object: AnyObject
+
+  init(_ object: AnyObject) {
+    self.object = object
+  }
 }
