@@ -70,6 +70,7 @@ struct NodeLock: ~Copyable, Sendable {
     }
   #else
     private let mutex = Mutex<Void>(())
+    private let order = SanitizerOrder()
 
     init() {}
 
@@ -80,7 +81,11 @@ struct NodeLock: ~Copyable, Sendable {
     {
       Self.willTake()
       defer { Self.didRelease() }
-      return try mutex.withLock { _ throws(Failure) -> sending Result in try body() }
+      return try mutex.withLock { _ throws(Failure) -> sending Result in
+        order.enter()
+        defer { order.leave() }
+        return try body()
+      }
     }
   #endif
 }
