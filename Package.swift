@@ -11,8 +11,15 @@ let package = Package(
     .library(name: "DeferredMetricKit", targets: ["DeferredMetricKit"]),
   ],
   targets: [
-    .target(name: "Deferred", dependencies: ["CDeferredSync"]),
-    // The lock and the atomic words the library needs, in C: `Synchronization` needs iOS 18.
+    .target(
+      name: "Deferred",
+      dependencies: [
+        .target(
+          name: "CDeferredSync",
+          condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]))
+      ]),
+    // C11 atomics on words Swift allocates, for Apple platforms: `Synchronization`'s `Atomic`
+    // needs iOS 18 there. Linux uses `Synchronization`.
     .target(name: "CDeferredSync"),
     // Views and an observable value that wait for deferred services; the SwiftUI part is
     // compiled where SwiftUI exists.

@@ -47,7 +47,7 @@ if ! command -v valgrind >/dev/null; then
 fi
 
 # The same flags as CI's release build of the benchmarks, so that the build is reused.
-# -gdwarf-4: valgrind reads no DWARF 5, which clang emits for the C target by default.
+# -gdwarf-4: valgrind reads no DWARF 5, which clang emits for C targets by default.
 build_flags=(-c release -Xswiftc -warnings-as-errors -Xcc -gdwarf-4)
 swift build "${build_flags[@]}" >&2
 bin="$(swift build "${build_flags[@]}" --show-bin-path)/DeferredBenchmarks"

@@ -40,7 +40,7 @@ public final class Container: Sendable {
 
   let registry = Locked(Registry())
   /// The lookup table as last published, which lookups read without a lock.
-  let published = AtomicReference<LookupSnapshot>()
+  let published = PublishedReference<LookupSnapshot>()
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = AtomicWord()
   /// In a child: the sum of the ancestors' generations its copies were worked out for, plus

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Deferred
 
-/// The atomic words and references the core keeps in the C target's memory.
+/// The atomic words and the references built on them.
 @Suite struct AtomicWordTests {
   final class Object: Sendable {
     let label: String
@@ -18,30 +18,15 @@ import Testing
     #expect(word.loadAcquire() == 80_000)
   }
 
-  @Test func bitsAreSetAndClearedAndTheOldValueReturned() {
+  @Test func bitsAreSetAndTheOldValueReturned() {
     let word = AtomicWord(0b0101)
     #expect(word.setBits(0b0010) == 0b0101)
-    #expect(word.clearBits(0b0100) == 0b0111)
-    #expect(word.loadRelaxed() == 0b0011)
-    #expect(word.compareExchange(expected: 0b0011, desired: 9) == (true, 0b0011))
-    #expect(word.compareExchange(expected: 0b0011, desired: 1) == (false, 9))
-    word.raise(to: 4)
-    #expect(word.loadRelaxed() == 9)
-    word.raise(to: 12)
-    #expect(word.loadRelaxed() == 12)
-  }
-
-  @Test func wordsGivenBackAreMadeAgainAsZero() {
-    for round in 0..<3 {
-      var words: [UInt64] = []
-      for index in 0..<5_000 {
-        let word = AtomicWord()
-        #expect(word.loadRelaxed() == 0, "round \(round), word \(index)")
-        word.storeRelaxed(UInt64(index) + 1)
-        words.append(word.loadRelaxed())
-      }
-      #expect(words.last == 5_000)
-    }
+    #expect(word.loadRelaxed() == 0b0111)
+    #expect(word.fetchAddRelaxed(1) == 0b0111)
+    #expect(word.compareExchange(expected: 0b1000, desired: 9) == (true, 0b1000))
+    #expect(word.compareExchange(expected: 0b1000, desired: 1) == (false, 9))
+    word.storeRelease(3)
+    #expect(word.loadAcquire() == 3)
   }
 
   @Test func aReferenceIsSetOnceAndKeepsItsObjectAliveUntilItGoes() {
@@ -67,23 +52,58 @@ import Testing
     #expect(first == nil)
   }
 
-  @Test func anExchangeHandsBackTheObjectItReplaces() {
-    weak var old: Object?
+  @Test func manyThreadsSettingAReferenceAgreeOnOneObject() {
     let reference = AtomicReference<Object>()
-    do {
-      let made = Object("old")
-      old = made
-      #expect(reference.exchange(made) == nil)
+    let seen = Locked<Set<ObjectIdentifier>>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { index in
+      let mine = Object("\(index)")
+      let kept = reference.setIfUnset(mine) ?? mine
+      seen.withLock { _ = $0.insert(ObjectIdentifier(kept)) }
     }
+    #expect(seen.withLock { $0.count } == 1)
+    #expect(reference.load().map(ObjectIdentifier.init) == seen.withLock { $0.first })
+  }
+
+  /// A replaced object stays alive as long as the reference, for a reader that loaded its
+  /// address just before; the reference hands nothing back to keep.
+  @Test func aPublishedReferenceKeepsEveryObjectItHeldUntilItGoes() {
+    weak var old: Object?
+    weak var new: Object?
     do {
-      let replaced = reference.exchange(Object("new"))
-      #expect(replaced?.label == "old")
+      let reference = PublishedReference<Object>()
+      #expect(reference.load() == nil)
+      do {
+        let made = Object("old")
+        old = made
+        reference.store(made)
+      }
+      do {
+        let made = Object("new")
+        new = made
+        reference.store(made)
+      }
+      #expect(reference.load()?.label == "new")
       #expect(old != nil)
+      reference.store(nil)
+      #expect(reference.load() == nil)
+      #expect(old != nil && new != nil)
     }
-    #expect(old == nil)
-    #expect(reference.load()?.label == "new")
-    #expect(reference.exchange(nil)?.label == "new")
-    let isSet = reference.isSet
-    #expect(!isSet)
+    #expect(old == nil && new == nil)
+  }
+
+  /// Readers racing replacements always find a live object: each one set, or a later one.
+  @Test func readersOfAPublishedReferenceFindLiveObjectsWhileItIsReplaced() {
+    let reference = PublishedReference<Object>()
+    reference.store(Object("0"))
+    DispatchQueue.concurrentPerform(iterations: 4) { index in
+      for round in 1...2_000 {
+        if index == 0 {
+          reference.store(Object("\(round)"))
+        } else {
+          #expect(reference.load() != nil)
+        }
+      }
+    }
+    #expect(reference.load()?.label == "2000")
   }
 }

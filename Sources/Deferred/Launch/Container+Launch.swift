@@ -134,7 +134,7 @@ extension Container {
     }
     registry.withLock { registry in
       registry.isShutDown = true
-      published.exchange(nil)
+      published.store(nil)
       for node in registry.ordered { node.markShutDown() }
       for node in registry.copies.values { node.markShutDown() }
     }

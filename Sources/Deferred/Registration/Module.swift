@@ -77,12 +77,12 @@ extension Container {
   /// - Throws: The first ``DeferredError`` a module's registration throws.
   public func install(_ modules: [any Module]) throws(DeferredError) {
     for module in modules {
-      let installing = Installing(module: module.name, thread: pthread_self())
+      let installing = Installing(module: module.name, thread: currentThreadID())
       registry.withLock { $0.installing.append(installing) }
       defer {
         registry.withLock { registry in
           if let index = registry.installing.lastIndex(where: {
-            $0.module == installing.module && pthread_equal($0.thread, installing.thread) != 0
+            $0.module == installing.module && $0.thread == installing.thread
           }) {
             registry.installing.remove(at: index)
           }

@@ -38,20 +38,28 @@ struct CollectionEntry: Sendable {
 
 /// A module being installed, and the thread installing it: registrations that thread makes
 /// meanwhile remember the module.
-///
-/// Safety: `@unchecked Sendable` because `thread` (a pointer on Darwin) is only compared with
-/// `pthread_equal`, never dereferenced.
-struct Installing: @unchecked Sendable {
+struct Installing: Sendable {
   let module: String
-  let thread: pthread_t
+  /// The installing thread's ``currentThreadID()``.
+  let thread: UInt
+}
+
+/// The calling thread's identity: the bits of `pthread_self()` (a pointer on Apple platforms),
+/// compared as `pthread_equal` compares them, never used as a thread.
+func currentThreadID() -> UInt {
+  #if canImport(Glibc)
+    UInt(pthread_self())
+  #else
+    UInt(bitPattern: pthread_self())
+  #endif
 }
 
 extension Registry {
   /// The module the calling thread is installing, if it is installing one.
   var installingModule: String? {
     guard !installing.isEmpty else { return nil }
-    let thread = pthread_self()
-    return installing.last { pthread_equal($0.thread, thread) != 0 }?.module
+    let thread = currentThreadID()
+    return installing.last { $0.thread == thread }?.module
   }
 
   /// Whether this container registered `key` itself (not a copy of an inherited one).

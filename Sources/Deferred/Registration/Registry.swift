@@ -128,7 +128,7 @@ struct Registry {
     let snapshot = LookupSnapshot(table: table, version: version)
     retired.append(snapshot)
     isPublished = true
-    container.published.exchange(snapshot)
+    container.published.store(snapshot)
     missedLookups = 0
   }
 

@@ -11,7 +11,7 @@ import Dispatch
 /// "Why the core is shaped as it is"): a resolve casts the value back to the type it asked for.
 ///
 /// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
-/// under the node's lock (``NodeLocks``); everything else is immutable or atomic.
+/// under the node's lock (``NodeLock``); everything else is immutable or atomic.
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
@@ -43,8 +43,9 @@ final class AnyNode: @unchecked Sendable {
   /// ``wasResolved``, ``wasNeeded``, ``holdsValue``, whether the declared dependencies are
   /// built (``dependenciesAreBuilt``) and whether the registration was replaced, a bit each.
   fileprivate let flags = AtomicWord()
-  /// Guarded by the node's lock (``NodeLocks``), like the latches of its builds. The lock is
-  /// what keeps accesses apart, so the runtime's exclusivity check is off.
+  private let lock = NodeLock()
+  /// Guarded by ``lock``, like the latches of its builds. The lock is what keeps accesses
+  /// apart, so the runtime's exclusivity check is off.
   @exclusivity(unchecked) private var slot = SlotState()
 
   /// Set the first time the built value is handed out to the app (a resolve from outside the
@@ -108,7 +109,7 @@ final class AnyNode: @unchecked Sendable {
   func withState<Result, Failure: Error>(
     _ body: (inout SlotState) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try NodeLocks.withLock(for: self) { () throws(Failure) -> Result in try body(&slot) }
+    try lock.withLock { () throws(Failure) -> Result in try body(&slot) }
   }
 
   init(

@@ -1,113 +1,89 @@
-import CDeferredSync
+#if canImport(Darwin)
+  import CDeferredSync
+#else
+  import Synchronization
+#endif
 
 /// An atomic 64-bit word.
 ///
-/// The word lives in memory the C target owns (`CDeferredSync`), reached by its index: Swift
-/// has no stable address for a stored property before `Synchronization` (iOS 18), and every
-/// access here is one C11 atomic operation, which ThreadSanitizer understands. Making one
-/// allocates nothing for the first few thousand words of a process.
+/// On Linux it is the standard library's `Atomic<UInt64>`, inline in whatever holds it. On
+/// Apple platforms, where `Atomic` needs iOS 18 / macOS 15, it is a word this value allocates
+/// and frees, each access one C11 atomic operation of the C target `CDeferredSync`: Swift gives
+/// a stored property no stable address of its own before `Atomic`.
 ///
 /// The ordering is in each method's name: there is no parameter to pass and ignore.
 struct AtomicWord: ~Copyable, Sendable {
-  private let word: cds_word
+  #if canImport(Darwin)
+    // Safety (Docs/Design.md, "Memory safety"): allocated here, freed in `deinit`, reached only
+    // through the C target's atomic operations, so the value may cross threads.
+    private nonisolated(unsafe) let word: UnsafeMutablePointer<UInt64>
 
-  init(_ value: UInt64 = 0) {
-    word = cds_word_make()
-    if value != 0 { cds_word_store_relaxed(word, value) }
-  }
+    init(_ value: UInt64 = 0) {
+      word = .allocate(capacity: 1)
+      word.initialize(to: value)
+    }
 
-  deinit {
-    cds_word_free(word)
-  }
+    deinit {
+      word.deallocate()
+    }
 
-  @inline(__always) func loadRelaxed() -> UInt64 { cds_word_load_relaxed(word) }
-  @inline(__always) func loadAcquire() -> UInt64 { cds_word_load_acquire(word) }
-  @inline(__always) func storeRelaxed(_ value: UInt64) { cds_word_store_relaxed(word, value) }
-  @inline(__always) func storeRelease(_ value: UInt64) { cds_word_store_release(word, value) }
+    @inline(__always) func loadRelaxed() -> UInt64 { cds_load_relaxed(word) }
+    @inline(__always) func loadAcquire() -> UInt64 { cds_load_acquire(word) }
+    @inline(__always) func storeRelaxed(_ value: UInt64) { cds_store_relaxed(word, value) }
+    @inline(__always) func storeRelease(_ value: UInt64) { cds_store_release(word, value) }
+
+    /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
+    @inline(__always) @discardableResult
+    func fetchAddRelaxed(_ value: UInt64) -> UInt64 { cds_fetch_add_relaxed(word, value) }
+
+    /// Sets `bits`, with acquire-release ordering; returns the old value.
+    @discardableResult @inline(__always)
+    func setBits(_ bits: UInt64) -> UInt64 { cds_fetch_or(word, bits) }
+
+    /// Replaces `expected` by `desired`, with acquire-release ordering, if the word holds
+    /// `expected`; returns whether it did, and the value it held.
+    @inline(__always)
+    func compareExchange(expected: UInt64, desired: UInt64) -> (exchanged: Bool, original: UInt64) {
+      var original = expected
+      let exchanged = cds_compare_exchange(word, &original, desired)
+      return (exchanged, original)
+    }
+  #else
+    private let word: Atomic<UInt64>
+
+    init(_ value: UInt64 = 0) {
+      word = Atomic(value)
+    }
+
+    @inline(__always) func loadRelaxed() -> UInt64 { word.load(ordering: .relaxed) }
+    @inline(__always) func loadAcquire() -> UInt64 { word.load(ordering: .acquiring) }
+    @inline(__always) func storeRelaxed(_ value: UInt64) { word.store(value, ordering: .relaxed) }
+    @inline(__always) func storeRelease(_ value: UInt64) {
+      word.store(value, ordering: .releasing)
+    }
+
+    /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
+    @inline(__always) @discardableResult
+    func fetchAddRelaxed(_ value: UInt64) -> UInt64 {
+      word.wrappingAdd(value, ordering: .relaxed).oldValue
+    }
+
+    /// Sets `bits`, with acquire-release ordering; returns the old value.
+    @discardableResult @inline(__always)
+    func setBits(_ bits: UInt64) -> UInt64 {
+      word.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
+    }
+
+    /// Replaces `expected` by `desired`, with acquire-release ordering, if the word holds
+    /// `expected`; returns whether it did, and the value it held.
+    @inline(__always)
+    func compareExchange(expected: UInt64, desired: UInt64) -> (exchanged: Bool, original: UInt64) {
+      word.compareExchange(
+        expected: expected, desired: desired, successOrdering: .acquiringAndReleasing,
+        failureOrdering: .acquiring)
+    }
+  #endif
 
   /// Adds `value`, wrapping, with relaxed ordering.
-  @inline(__always) func addRelaxed(_ value: UInt64) { _ = cds_word_add_relaxed(word, value) }
-
-  /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
-  @inline(__always)
-  func fetchAddRelaxed(_ value: UInt64) -> UInt64 { cds_word_add_relaxed(word, value) }
-
-  /// Sets `bits`, with acquire-release ordering; returns the old value.
-  @discardableResult @inline(__always)
-  func setBits(_ bits: UInt64) -> UInt64 { cds_word_or(word, bits) }
-
-  /// Clears `bits`, with acquire-release ordering; returns the old value.
-  @discardableResult @inline(__always)
-  func clearBits(_ bits: UInt64) -> UInt64 { cds_word_and(word, ~bits) }
-
-  /// Replaces `expected` by `desired`, with acquire-release ordering, if the word holds
-  /// `expected`; returns whether it did, and the value it held.
-  @inline(__always)
-  func compareExchange(expected: UInt64, desired: UInt64) -> (exchanged: Bool, original: UInt64) {
-    var original = expected
-    let exchanged = cds_word_compare_exchange(word, &original, desired)
-    return (exchanged, original)
-  }
-
-  /// Raises the word to `value` if it holds less, with relaxed ordering.
-  @inline(__always)
-  func raise(to value: UInt64) {
-    var seen = loadRelaxed()
-    while value > seen {
-      let (exchanged, original) = compareExchange(expected: seen, desired: value)
-      if exchanged { return }
-      seen = original
-    }
-  }
-}
-
-/// A reference to an object that readers load without a lock: set with release ordering, read
-/// with acquire ordering, so a reader sees the object as it was made.
-///
-/// The word holds one strong reference to the object it points to, released when the
-/// reference is replaced (the old one is handed back) or destroyed. A reader's load retains
-/// the object it finds; its owner must keep a replaced object alive for as long as a reader
-/// may be between loading its address and retaining it (a built value is never replaced; a
-/// lookup snapshot is kept by its container).
-///
-/// Safety (Docs/Design.md, "Memory safety"): the only place where an object's address is
-/// turned into a reference and back.
-struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
-  private let word = cds_word_make()
-
-  init() {}
-
-  deinit {
-    if let raw = cds_word_load_pointer(word) { Unmanaged<Object>.fromOpaque(raw).release() }
-    cds_word_free(word)
-  }
-
-  /// The object, retained, or `nil` if none is set.
-  @inline(__always)
-  func load() -> Object? {
-    guard let raw = cds_word_load_pointer(word) else { return nil }
-    return Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
-  }
-
-  /// Whether an object is set.
-  @inline(__always)
-  var isSet: Bool { cds_word_load_pointer(word) != nil }
-
-  /// Sets `object` if none is set; returns the object set before, retained, if there was one
-  /// (`object` is then not set).
-  func setIfUnset(_ object: Object) -> Object? {
-    let new = Unmanaged.passRetained(object)
-    guard let old = cds_word_store_pointer_if_null(word, new.toOpaque()) else { return nil }
-    new.release()
-    return Unmanaged<Object>.fromOpaque(old).takeUnretainedValue()
-  }
-
-  /// Sets the object; returns the one it replaces, which the caller keeps alive as long as
-  /// readers may hold its address.
-  @discardableResult
-  func exchange(_ object: Object?) -> Object? {
-    let new = object.map { Unmanaged.passRetained($0).toOpaque() }
-    guard let old = cds_word_exchange_pointer(word, new) else { return nil }
-    return Unmanaged<Object>.fromOpaque(old).takeRetainedValue()
-  }
+  @inline(__always) func addRelaxed(_ value: UInt64) { fetchAddRelaxed(value) }
 }

@@ -1,0 +1,145 @@
+#if canImport(Darwin)
+  import os
+#elseif canImport(Glibc)
+  import Glibc
+  import Synchronization
+#elseif canImport(Musl)
+  import Musl
+  import Synchronization
+#endif
+
+/// A node's lock, held for a few field updates of its state: never around user code, and
+/// never while the thread holds another node's lock (in debug builds, taking one then traps).
+///
+/// On Linux each node has its own: the standard library's `Mutex`, four bytes inline in the
+/// node. On Apple platforms, where `Mutex` needs iOS 18 and an `OSAllocatedUnfairLock` would
+/// cost each node an allocation, nodes share a fixed pool of `os_unfair_lock`s (each lends a
+/// waiting thread's priority to the owner), handed out in turn as nodes are made: as no thread
+/// holds two, sharing one costs at most a rare brief wait.
+struct NodeLock: ~Copyable, Sendable {
+  #if canImport(Darwin)
+    /// The pool lock this one is.
+    private let index: UInt32
+
+    init() {
+      index = UInt32(truncatingIfNeeded: Self.pool.next.fetchAddRelaxed(1))
+    }
+
+    /// Runs `body` holding the lock.
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
+      -> Result
+    {
+      let lock = Self.pool.lock(index)
+      Self.willTake()
+      os_unfair_lock_lock(lock)
+      defer {
+        os_unfair_lock_unlock(lock)
+        Self.didRelease()
+      }
+      return try body()
+    }
+
+    private static let pool = Pool()
+
+    /// 64 `os_unfair_lock`s, each on a cache line of its own so that threads taking different
+    /// locks do not slow each other down, in memory allocated once and never freed.
+    ///
+    /// Safety (Docs/Design.md, "Memory safety"): `@unchecked Sendable` because the memory is
+    /// only ever reached through `os_unfair_lock_lock` and `os_unfair_lock_unlock`, which
+    /// expect to be called from any thread, and it lives as long as the process.
+    private final class Pool: @unchecked Sendable {
+      let next = AtomicWord()
+      private let base: UnsafeMutableRawPointer
+      private static let count = 64
+      private static let stride = 64
+
+      init() {
+        base = .allocate(byteCount: Self.count * Self.stride, alignment: Self.stride)
+        for index in 0..<Self.count {
+          (base + index * Self.stride).initializeMemory(
+            as: os_unfair_lock.self, repeating: os_unfair_lock(), count: 1)
+        }
+      }
+
+      @inline(__always)
+      func lock(_ index: UInt32) -> os_unfair_lock_t {
+        (base + Int(index % UInt32(Self.count)) * Self.stride).assumingMemoryBound(
+          to: os_unfair_lock.self)
+      }
+    }
+  #else
+    private let mutex = Mutex<Void>(())
+    private let order = SanitizerOrder()
+
+    init() {}
+
+    /// Runs `body` holding the lock.
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
+      -> Result
+    {
+      Self.willTake()
+      defer { Self.didRelease() }
+      return try mutex.withLock { _ throws(Failure) -> sending Result in
+        order.enter()
+        defer { order.leave() }
+        return try body()
+      }
+    }
+  #endif
+}
+
+extension NodeLock {
+  /// Traps, in debug builds, if the calling thread holds a node lock; then notes that it does.
+  ///
+  /// Two node locks are never held at once: on Apple platforms two nodes may share one, and a
+  /// thread taking the one it holds stops the process; and an order between nodes' locks would
+  /// be one more thing to keep right.
+  @inline(__always)
+  static func willTake() {
+    #if DEBUG
+      precondition(
+        !isHeldByCurrentThread,
+        "Deferred: a thread took a node's lock while it held one; node locks are never nested")
+      HeldMark.set(true)
+    #endif
+  }
+
+  /// Notes, in debug builds, that the calling thread holds no node lock any more.
+  @inline(__always)
+  static func didRelease() {
+    #if DEBUG
+      HeldMark.set(false)
+    #endif
+  }
+
+  /// Whether the calling thread holds a node lock; in release builds, which do not track it,
+  /// always `false`.
+  static var isHeldByCurrentThread: Bool {
+    #if DEBUG
+      HeldMark.isSet
+    #else
+      false
+    #endif
+  }
+}
+
+#if DEBUG
+  /// The mark of a thread that holds a node lock: a thread-specific value, non-nil while it
+  /// holds one. Debug builds only.
+  private enum HeldMark {
+    private static let key: pthread_key_t = {
+      var key = pthread_key_t()
+      pthread_key_create(&key, nil)
+      return key
+    }()
+
+    static var isSet: Bool { pthread_getspecific(key) != nil }
+
+    /// Sets or clears the mark; the value stored is a marker, never dereferenced.
+    static func set(_ held: Bool) {
+      pthread_setspecific(key, held ? UnsafeRawPointer(bitPattern: 1) : nil)
+    }
+  }
+#endif
