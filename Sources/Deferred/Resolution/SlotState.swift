@@ -333,11 +333,11 @@ struct SlotState {
   var resetBarrier: DispatchGroup? { rare?.barrier }
 
   /// Bars claims until `barrier`'s reset ends, in the step that reset the service: a service
-  /// published for good (`ready`) or replaced is not barred, as the reset changes nothing of
+  /// published for good (`published`) or replaced is not barred, as the reset changes nothing of
   /// it.
   mutating func bar(until barrier: DispatchGroup) {
     switch state {
-    case .ready, .retired: return
+    case .published, .retired: return
     case .idle, .building, .held: unsharedRare().barrier = barrier
     }
   }
