@@ -483,6 +483,9 @@ extension ScopeTests {
     }
     container.reset(.session)
     done.wait()
+    // The observers capture the container: let them go, so the container is freed.
+    container.onResetStep(nil)
+    container.onWait(nil)
     let (session, inbox) = try #require(got.withLock { $0 })
     #expect(session !== before.0)
     #expect(inbox !== before.1)
