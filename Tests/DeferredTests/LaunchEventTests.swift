@@ -141,6 +141,8 @@ private final class Pantry: Sendable {}
     #expect(removed.all == [.milestone(.launchBegan)])
     #expect(added.all.first == .buildBegan(service: "Theme", priority: .critical))
     #expect(added.all.last == .milestone(.criticalReady))
+    // The first observer holds the box that holds the cancelled observation: empty it.
+    observation.withLock { $0 = nil }
   }
 
   @Test func aHazardAddedFromOutsideIsInEveryLaterReport() throws {
