@@ -55,19 +55,20 @@ private final class Bounded<Value: Sendable>: Sendable {
     let bStarted = Signal()
     let firstRuns = Locked<Set<String>>([])
     // Each factory, on its first run, waits until the other has started: both are making
-    // when each asks for the other.
+    // when each asks for the other. The factories hold the container unowned: the container
+    // keeps an argument factory for as long as it lives, so a strong capture would be a cycle.
     @Sendable func handshake(_ name: String, mine: Signal, theirs: Signal) {
       guard firstRuns.withLock({ $0.insert(name).inserted }) else { return }
       mine.fire()
       theirs.wait()
     }
     try container.register(Tagged.self, argument: Int.self, name: "a", cachingUpTo: 10) {
-      (n: Int) in
+      [unowned container] (n: Int) in
       handshake("a", mine: aStarted, theirs: bStarted)
       return Tagged(try container.resolve(bKey, argument: n).tag + 1)
     }
     try container.register(Tagged.self, argument: Int.self, name: "b", cachingUpTo: 10) {
-      (n: Int) in
+      [unowned container] (n: Int) in
       handshake("b", mine: bStarted, theirs: aStarted)
       return Tagged(try container.resolve(aKey, argument: n).tag + 1)
     }
