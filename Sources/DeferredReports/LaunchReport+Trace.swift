@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The launch in the Chrome trace event format: open it in Perfetto UI (ui.perfetto.dev) or
   /// `chrome://tracing`.

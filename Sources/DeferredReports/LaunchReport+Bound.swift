@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The least time the work after this launch's first frame could have taken on `cores`
   /// threads, whatever order it ran in: the longer of its critical path and its work shared

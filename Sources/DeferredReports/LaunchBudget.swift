@@ -1,3 +1,5 @@
+import Deferred
+
 /// Limits a launch must stay within: for an app's tests or CI to hold its launch to.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import Deferred
+
 extension Advice {
   /// The items worth reading beside the rest: an item that saves 0.1 ms or less is left out
   /// when another saves at least 10 ms, where it would only be noise.
