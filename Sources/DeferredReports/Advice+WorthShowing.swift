@@ -9,7 +9,7 @@ extension Advice {
   /// let hidden = report.advice.count - shown.count  // say how many were left out
   /// ```
   ///
-  /// - Parameter advice: Advice, as ``LaunchReport/advise()`` orders it.
+  /// - Parameter advice: Advice, as `LaunchReport.advise()` orders it.
   /// - Returns: The items worth showing, in the same order.
   public static func worthShowing(_ advice: [Advice]) -> [Advice] {
     guard let largest = advice.map(\.saving).max(), largest >= .milliseconds(10) else {

@@ -5,7 +5,7 @@ extension LaunchReport {
   /// this launch's own figures.
   ///
   /// - First frame: this launch's first frame, less the first-frame saving of each
-  ///   ``Advice/Kind/deferCritical`` and ``Advice/Kind/deferFirstFrameBuild`` item: their
+  ///   `Advice.Kind.deferCritical` and `Advice.Kind.deferFirstFrameBuild` item: their
   ///   builds leave the way to the first frame, and nothing else changes.
   /// - Fully ready: the predicted first frame, plus the longest of: what this launch did
   ///   between its first frame and full readiness; the heaviest chain of dependencies among the
@@ -13,7 +13,7 @@ extension LaunchReport {
   ///   `workers` threads. Services the advice makes `onDemand` are not built.
   ///
   /// - Parameters:
-  ///   - advice: The advice to apply; this report's ``advice`` by default.
+  ///   - advice: The advice to apply; this report's `advice` by default.
   ///   - workers: How many deferred builds run at once.
   /// - Returns: The prediction, or `nil` for a report without a first frame.
   public func predictDeferred(applying advice: [Advice]? = nil, workers: Int = 2)
@@ -61,8 +61,9 @@ extension LaunchReport {
   }
 }
 
-/// A launch predicted from another: what ``LaunchReport/predictDeferred(applying:workers:)``
-/// expects of a deferred launch once an eager launch's advice is applied.
+/// A launch predicted from another: what
+/// ``Deferred/LaunchReport/predictDeferred(applying:workers:)`` expects of a deferred launch
+/// once an eager launch's advice is applied.
 public struct LaunchPrediction: Sendable, Hashable, Codable {
   /// When the first frame is expected, from the process start.
   public var firstFrame: Duration

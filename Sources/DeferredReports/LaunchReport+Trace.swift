@@ -176,7 +176,7 @@ private struct TraceEvent: Encodable {
 }
 
 extension LaunchReport {
-  /// The build that `waiter` (an entry of `build`'s ``BuildRecord/waiters``: `Service on
+  /// The build that `waiter` (an entry of `build`'s `BuildRecord.waiters`: `Service on
   /// thread`) names: the latest build of that service on that thread that was under way when
   /// `build` ended. `nil` for a waiter that was no build (a thread, by its name).
   func waitingBuild(_ waiter: String, for build: BuildRecord) -> BuildRecord? {
