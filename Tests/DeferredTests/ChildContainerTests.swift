@@ -131,6 +131,40 @@ import Testing
     #expect(runs["sync"] == 2)
   }
 
+  /// The parent registers twice during one lookup of the child's that asks it: something else
+  /// first (the child works its copies out again and asks again), then the service looked up,
+  /// which depends on the child's override: the child sees that registration too, and builds
+  /// its own copy, never the parent's node.
+  @Test func aRegistrationDuringAChildsLookupOfItIsCopied() throws {
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Network.self) { Network(online: true) }
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    _ = try child.resolve(Storage.self)
+    let asked = Locked(0)
+    child.onParentLookup {
+      let time = asked.withLock { count in
+        count += 1
+        return count
+      }
+      if time == 1 {
+        _ = try? parent.register(Storage.self, name: "cache") { Storage(label: "cache") }
+      } else if time == 2 {
+        _ = try? parent.register(SyncService.self) { (storage: Storage, network: Network) in
+          SyncService(storage: storage, network: network)
+        }
+      }
+    }
+    // One lookup (the public resolve looks up again, which would hide a wrong first answer).
+    let sync = try child.resolve(ServiceKey<SyncService>(), context: nil)
+    child.onParentLookup(nil)
+    #expect(asked.withLock { $0 } >= 2)
+    #expect(sync.network.online == false)
+    #expect(try child.resolve(SyncService.self) === sync)
+    #expect(try parent.resolve(SyncService.self).network.online)
+  }
+
   @Test func aChildOfAShutDownParentGetsShutDown() throws {
     let parent = try Self.app()
     let child = parent.makeChild()

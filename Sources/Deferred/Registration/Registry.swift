@@ -37,6 +37,9 @@ struct Registry {
 
   /// Set by ``Container/shutDown()``: no table is published any more.
   var isShutDown = false
+  /// In a child: told when a lookup the child's table misses is about to ask the parent
+  /// (``Container/onParentLookup(_:)``), for tests that force a registration there.
+  var parentLookupObserver: (@Sendable () -> Void)?
 
   /// What is known of some registrations beyond their nodes (module, forward, collection).
   var notes: [AnyServiceKey: RegistrationNote] = [:]

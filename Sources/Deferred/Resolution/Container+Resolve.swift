@@ -237,7 +237,9 @@ extension Container {
   /// something since it last worked out its copies: it then works them out again first. A
   /// registration bumps its container's generation under the registry's lock, before anyone
   /// else can find its node, so a child that found the node through its parent sees the new
-  /// generation when it checks again, and starts over.
+  /// generation when it checks again, and starts over, every time: the node it found may be
+  /// one the ancestor registered since, which this child must copy (it depends on one of the
+  /// child's overrides). It starts over only when an ancestor registers during its lookup.
   @inline(never)
   private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     guard let parent else {
@@ -247,23 +249,30 @@ extension Container {
         return registry.table.find(bits, name, nameHash)
       }
     }
-    var refreshed = false
     while true {
       let seen = copiesGeneration.loadAcquire()
-      let (isShutDown, own) = registry.withLock { registry -> (Bool, AnyNode?) in
-        if registry.isShutDown { return (true, nil) }
+      let (isShutDown, own, observer) = registry.withLock {
+        registry -> (Bool, AnyNode?, (@Sendable () -> Void)?) in
+        if registry.isShutDown { return (true, nil, nil) }
         registry.lookedUp(publishingTo: self)
-        return (false, registry.table.find(bits, name, nameHash))
+        return (false, registry.table.find(bits, name, nameHash), registry.parentLookupObserver)
       }
       if isShutDown { return nil }
       if seen != 0 && seen == ancestorGeneration() {
         if let own { return own }
+        observer?()
         let node = parent.lookup(bits: bits, name, nameHash)
-        if refreshed || ancestorGeneration() == seen { return node }
+        if ancestorGeneration() == seen { return node }
       }
       currentTable()
-      refreshed = true
     }
+  }
+
+  /// Tells `observer`, on the looking-up thread, each time a lookup this child's table misses
+  /// is about to ask the parent, its copies up to date: for tests that force a registration
+  /// in the parent into that moment. `nil` stops telling.
+  func onParentLookup(_ observer: (@Sendable () -> Void)?) {
+    registry.withLock { $0.parentLookupObserver = observer }
   }
 
   /// The sum of the ancestors' generations, plus one: it changes whenever one of them
