@@ -380,8 +380,9 @@ struct StressFeatureRound {
 
   /// Resets racing resolves of a session and then of a singleton built with it, read from
   /// the container, through handles, from a child that shares the parent's nodes and from a
-  /// child that builds its own copy: the singleton never holds an older session than the one
-  /// the same reader got just before it (no reader sees a reset generation after a new one).
+  /// child that builds its own copy: the singleton never holds a session of a generation older
+  /// than the resets that returned before the read (no reader sees a reset generation after a
+  /// new one).
   private func resetRaces(
     _ ledger: FeatureLedger, _ counters: FeatureCounters, _ workers: StressWorkers,
     _ probe: FeatureProbe
@@ -457,12 +458,21 @@ struct StressFeatureRound {
           let (name, read) = readers[random.int(below: readers.count)]
           note("read from \(name)")
           do throws(DeferredError) {
+            // Every reset that returned before the read reached the session: the session the
+            // reader gets is of that generation or a later one, and so must the inbox's be. A
+            // session's `generation` (the resets begun when its factory started) is at least
+            // the generation its build was claimed in. Serials do not order generations: a
+            // build claimed before a reset may start its factory after later generations'
+            // builds, and its builder still gets its value (Design.md, "A reset during a
+            // build").
+            let floor = counters.resetsReturned
             let (got, built) = try read()
-            let with = built.made.first?.serial ?? -1
-            if with < got.serial {
+            let with = built.made.first
+            if let with, with.generation < floor {
               ledger.violation(
-                "\(name): the inbox holds session #\(with), after the same reader got session"
-                  + " #\(got.serial)")
+                "\(name): the inbox holds session #\(with.serial) of generation at most"
+                  + " \(with.generation), after \(floor) resets returned and the same reader got"
+                  + " session #\(got.serial)")
             }
           } catch {
             ledger.violation("\(name): a read threw \(error)")
