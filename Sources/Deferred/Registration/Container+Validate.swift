@@ -39,7 +39,7 @@ extension Container {
     for node in roots {
       // An array nothing was contributed to is the empty collection: not missing.
       for dependency in node.knownDependencies
-      where node.owner.lookup(dependency) == nil && !dependency.isCollection {
+      where !node.owner.isRegistered(dependency) && dependency.wrappedKey == nil {
         problems.append(
           issue(.error, node.owner.missing(dependency, chain: [node.key]), about: node.key))
       }
@@ -84,7 +84,7 @@ extension Container {
     var pending: [(AnyNode, [AnyServiceKey])] = [(node, [node.key])]
     while let (current, chain) = pending.popLast() {
       for dependency in current.knownDependencies.reversed() {
-        guard let needed = current.owner.lookup(dependency),
+        guard let needed = current.owner.lookup(dependency: dependency),
           seen.insert(ObjectIdentifier(needed)).inserted
         else { continue }
         let followed =
@@ -106,7 +106,7 @@ extension Container {
     var broken: [DeferredError] = []
     for node in roots where !node.isMainActor {
       for dependency in node.knownDependencies
-      where node.owner.note(for: dependency)?.promise == .mainActor {
+      where node.owner.note(for: node.owner.edge(to: dependency))?.promise == .mainActor {
         broken.append(
           DeferredError(
             .mainActorRequired, key: dependency, chain: [node.key, dependency],
@@ -163,7 +163,7 @@ extension Container {
       var path: [(node: AnyNode, next: Int, edges: [AnyNode])] = []
       func enter(_ node: AnyNode) {
         marks[ObjectIdentifier(node)] = .onPath
-        let edges = node.knownDependencies.compactMap { node.owner.lookup($0) }
+        let edges = node.knownDependencies.compactMap { node.owner.lookup(dependency: $0) }
         path.append((node, 0, edges))
       }
       enter(root)

@@ -171,7 +171,7 @@ extension Container {
 
     var dependencies: [String: [String]] = [:]
     for node in currentTable().nodes.values {
-      let needs = node.knownDependencies.map(\.description)
+      let needs = node.knownDependencies.map { node.owner.edge(to: $0).description }
       if !needs.isEmpty { dependencies[node.key.description] = needs }
     }
     var unused: Set<String> = []
