@@ -240,7 +240,8 @@ extension Container {
       }
       for dependency in dependencies {
         // An optional dependency's edge is to the type it wraps.
-        let edge = inherited[dependency] != nil || own.contains(dependency)
+        let edge =
+          inherited[dependency] != nil || own.contains(dependency)
           ? dependency : (dependency.wrappedKey ?? dependency)
         dependents[edge, default: []].append(key)
       }

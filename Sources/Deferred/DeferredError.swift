@@ -49,7 +49,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// service depends on one that is not critical, so that one is built before the first
     /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
-    /// A registration's scope does not suit its type: ``Scope/weak`` for a value that is not
+    /// A registration's scope does not suit its type: ``WeakScope/weak`` for a value that is not
     /// an object (a struct, an enum, a protocol not bound to classes).
     public static let invalidScope = Code("invalidScope")
     /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a service's

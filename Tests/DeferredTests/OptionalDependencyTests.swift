@@ -22,7 +22,8 @@ final class SignedInMigrations: Sendable {
   @Test func anOptionalParameterOfAnInitializerReferenceIsNilWhenNothingIsRegistered() throws {
     let container = Container(scheduler: ManualScheduler())
     try container.register(Storage.self) { Storage() }
-    try container.register(SignedInMigrations.self, scope: .transient, SignedInMigrations.init(settings:user:))
+    try container.register(
+      SignedInMigrations.self, scope: .transient, SignedInMigrations.init(settings:user:))
     #expect(container.validate().isEmpty)
     #expect(try container.resolve(SignedInMigrations.self).user == nil)
     // Resolving the optional type itself answers the same way.
@@ -37,7 +38,8 @@ final class SignedInMigrations: Sendable {
       runs.tick("network")
       return Network()
     }
-    try container.register(SignedInMigrations.self, priority: .critical, SignedInMigrations.init(settings:user:))
+    try container.register(
+      SignedInMigrations.self, priority: .critical, SignedInMigrations.init(settings:user:))
     // An edge for advice: the critical migrations need the network, which is not critical.
     #expect(container.validate().map(\.code) == [.criticalNeedsDeferred])
     try container.launch()
@@ -75,7 +77,9 @@ final class SignedInMigrations: Sendable {
       user == nil ? 0 : 1
     }
     #expect(container.validate().isEmpty)
-    #expect(try container.resolve(ServiceKey<String>(name: "all")) == "disk true disk disk disk disk true")
+    #expect(
+      try container.resolve(ServiceKey<String>(name: "all")) == "disk true disk disk disk disk true"
+    )
     #expect(try container.resolve(SignedInMigrations.self).user == nil)
     #expect(try await container.awaitService(ServiceKey<Int>(name: "async")) == 0)
     try container.register(Network.self, name: "remote") { Network(online: false) }

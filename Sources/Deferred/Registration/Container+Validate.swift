@@ -9,8 +9,10 @@ extension Container {
   /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
   /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
   /// each critical service that needs one that is not critical (which is then built before the
-  /// first frame too); each singleton or named-scope service that depends on a weak one (which
-  /// it keeps alive, so it is never let go), and each critical weak service (built before the
+  /// first frame too); each singleton of a container without a parent that depends on a weak
+  /// service (which it keeps alive for good, so the weak scope lets nothing go; in a child
+  /// container, or of a named scope, it goes with the child or the reset, and is not warned
+  /// of), and each critical weak service (built before the
   /// first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
   /// Dependencies come from the factories' parameters; for
   /// factories that resolve what they need themselves, from what they resolved in past builds.
@@ -135,17 +137,22 @@ extension Container {
             node.key
           ))
       }
-      guard node.kind == .singleton || node.kind == .named else { continue }
+      // Only a singleton of a container without a parent lives as long as the app: one in a
+      // child (a signed-in user's) goes with the child, and one of a named scope with a
+      // reset, and the weak service with them, which is what the weak scope is for there.
+      guard node.kind == .singleton && node.owner.parent == nil else { continue }
       for dependency in node.knownDependencies {
-        guard let needed = node.owner.lookup(dependency), needed.kind == .weak else {
+        guard let needed = node.owner.lookup(dependency: dependency), needed.kind == .weak else {
           continue
         }
         warnings.append(
           (
             DeferredError(
-              .scopeMismatch, key: dependency, chain: [node.key, dependency],
-              detail: "the \(node.scope) \(node.key) keeps the weak service alive as long as it"
-                + " lives, so it is never let go; resolve it when needed instead"),
+              .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
+              detail: "the singleton \(node.key) keeps it alive as long as the container"
+                + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
+                + " singleton, or make \(node.key) transient, or register \(node.key) in the"
+                + " child container whose life should bound them both"),
             node.key
           ))
       }

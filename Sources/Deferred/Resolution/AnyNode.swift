@@ -144,7 +144,7 @@ final class AnyNode: @unchecked Sendable {
     switch kind {
     case .singleton: .singleton
     case .transient: .transient
-    case .weak: .weak
+    case .weak: .weakObject
     case .named: .named(ScopeNames.name(at: scopeName))
     }
   }
