@@ -104,8 +104,7 @@ public enum FitnessApp {
     let user = app.makeChild()
     try user.register(ServiceKey<String>(name: "userID")) { _ in userID }
     try user.register(
-      ServiceKey<GoalSyncService>(), promising: .threadSafe,
-      dependencies: ServiceKey<String>(name: "userID"), ServiceKey<GoalDataStoreProtocol>(),
+      .byType, promising: .threadSafe, dependencies: ServiceKey<String>(name: "userID"), .byType,
       factory: GoalSyncService.init(userID:goals:))
     return user
   }
