@@ -205,7 +205,7 @@ import Testing
         )
       }
     }
-    #expect(compiled == 28, "blocks compiled: \(compiled)")
+    #expect(compiled == 35, "blocks compiled: \(compiled)")
     #expect(
       elsewhere == [
         "README.md: <!-- install: today -->", "README.md: <!-- install: release -->",
