@@ -141,7 +141,7 @@ extension Container {
   }
 
   /// Registers a singleton, built on demand, whose factory resolves what it needs itself:
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(Resolver)->Value)``
+  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
   /// with none of its options given.
   ///
   /// - Parameters:
