@@ -87,12 +87,7 @@ extension AnyNode {
         var first: AnyNode?
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
-          guard
-            let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency)
-              ?? owner.lookupWrapped(dependency)
-          else {
-            // An optional dependency nothing is registered for is `nil`, not missing.
-            if dependency.wrappedKey != nil { return true }
+          guard let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency) else {
             missing = dependency
             return false
           }
@@ -108,7 +103,16 @@ extension AnyNode {
         }
         if let missing {
           context.frames.removeSubrange(pushedFrom...)
-          throw owner.missing(missing, chain: context.chain)
+          guard missing.wrappedKey != nil, let dependencies = node.dependencies else {
+            throw owner.missing(missing, chain: context.chain)
+          }
+          // An optional dependency nothing is registered for: pushed again, out of line.
+          do {
+            first = try owner.push(dependencies, followingOptionals: top, on: context)
+          } catch {
+            context.frames.removeSubrange(pushedFrom...)
+            throw error
+          }
         }
         guard let first else { continue }
         var (low, high) = (pushedFrom + 1, context.frames.count - 1)
