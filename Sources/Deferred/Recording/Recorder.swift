@@ -240,15 +240,20 @@ struct KeptRecords<Record> {
   /// How many records were dropped.
   private(set) var dropped = 0
 
-  /// Keeps `record`; returns the one it drops, to be released by the caller once it has
-  /// released the lock it holds (a record keeps its node, whose release may free the app's
-  /// captures).
-  mutating func append(_ record: consuming Record, reserving capacity: Int) -> Record? {
-    if first.count < Self.firstLimit {
-      if first.capacity == 0 { first.reserveCapacity(capacity) }
-      first.append(record)
-      return nil
-    }
+  /// Keeps the record `make` makes among the first ones if there is room, and returns `true`;
+  /// returns `false`, without calling `make`, once they are full.
+  @inline(__always)
+  mutating func keepAmongFirst(_ make: () -> Record, reserving capacity: Int) -> Bool {
+    guard first.count < Self.firstLimit else { return false }
+    if first.capacity == 0 { first.reserveCapacity(capacity) }
+    first.append(make())
+    return true
+  }
+
+  /// Keeps `record` among the latest ones, the first ones being full; returns the one it drops
+  /// once they are full too, to be released by the caller after it has released the lock it
+  /// holds (a record keeps its node, whose release may free the app's captures).
+  mutating func keepAmongLatest(_ record: Record) -> Record? {
     if latest.count < Self.latestLimit {
       latest.append(record)
       return nil
@@ -258,6 +263,11 @@ struct KeptRecords<Record> {
     latest[next] = record
     next = next + 1 == Self.latestLimit ? 0 : next + 1
     return old
+  }
+
+  /// Keeps `record`; returns the one it drops (see ``keepAmongLatest(_:)``).
+  mutating func append(_ record: Record, reserving capacity: Int) -> Record? {
+    keepAmongFirst({ record }, reserving: capacity) ? nil : keepAmongLatest(record)
   }
 
   /// The records kept, oldest first.
@@ -277,15 +287,19 @@ struct BuildLog: Sendable {
   static let initialCapacity = 256
   private let records = Locked(KeptRecords<RawBuild>())
 
-  /// Appends `record`.
+  /// Appends the record `make` makes: made in place in the log, under the lock, so that it is
+  /// neither copied nor moved on the way.
   @inline(__always)
-  func append(_ record: consuming RawBuild) {
-    // Moved into the array, not copied.
-    var pending = Optional(record)
-    let dropped = records.withLock { records in
-      records.append(pending.take()!, reserving: Self.initialCapacity)
-    }
-    // Released here, outside the lock.
+  func append(_ make: () -> RawBuild) {
+    if records.withLock({ $0.keepAmongFirst(make, reserving: Self.initialCapacity) }) { return }
+    appendAmongLatest(make())
+  }
+
+  /// ``append(_:)`` once the first records are kept: the dropped record is released here,
+  /// outside the lock.
+  @inline(never)
+  private func appendAmongLatest(_ record: RawBuild) {
+    let dropped = records.withLock { $0.keepAmongLatest(record) }
     _ = dropped
   }
 
@@ -430,12 +444,13 @@ final class Recorder: Sendable {
     let (trigger, thread) = (context.trigger, context.threadIndex)
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
-    builds.append(
+    builds.append {
       RawBuild(
         node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
         nested: nested, cpu: cpu, outcome: outcome,
-        attempt: attempt, generation: span.generation))
+        attempt: attempt, generation: span.generation)
+    }
     if observation.isObserved {
       let ended: BuildRecord.Outcome
       switch outcome {
@@ -459,12 +474,13 @@ final class Recorder: Sendable {
     let end = now()
     let duration = end &- start
     context.addNested(duration)
-    builds.append(
+    builds.append {
       RawBuild(
         node: node, priority: Self.priority(of: node, in: context), trigger: .scheduled,
         requestedBy: nil, threadIndex: context.threadIndex, qos: context.qos,
         queued: context.readyAt.map { start &- $0 }, start: start, end: end, nested: duration,
-        cpu: nil, outcome: .failed(error), attempt: 0))
+        cpu: nil, outcome: .failed(error), attempt: 0)
+    }
   }
 
   /// The priority a build of `node` on `context` records: the launch flags are read only for a
@@ -479,11 +495,12 @@ final class Recorder: Sendable {
   func cancelled(_ node: AnyNode, priority: Priority) {
     guard isEnabled else { return }
     let now = now()
-    builds.append(
+    builds.append {
       RawBuild(
         node: node, priority: priority, trigger: .scheduled, requestedBy: nil,
         threadIndex: ThreadNames.noneIndex, qos: priority.qos, queued: nil,
-        start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0))
+        start: now, end: now, nested: 0, cpu: nil, outcome: .cancelled, attempt: 0)
+    }
   }
 
   /// Records that `context` waited from `start` until now for a build of `node`. The wait
