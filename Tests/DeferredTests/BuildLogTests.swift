@@ -30,11 +30,12 @@ import Testing
     let worker = ThreadInfo(isMain: false, name: "interned worker")
     let main = ThreadInfo(isMain: true, name: "interned worker")
     for thread in [worker, main, worker] {
-      log.append(
+      log.append {
         RawBuild(
           node: node, priority: node.priority, trigger: .onDemand, requestedBy: nil,
           thread: thread, qos: nil, queued: nil, start: 0, end: 1, nested: 0, cpu: nil,
-          outcome: .built, attempt: 1))
+          outcome: .built, attempt: 1)
+      }
     }
     #expect(log.all.map(\.thread) == [worker, main, worker])
     #expect(ThreadNames.index(of: worker) == BuildContext(thread: worker).threadIndex)
@@ -55,7 +56,7 @@ import Testing
     let count = 10 * BuildLog.initialCapacity + 7
     var earlier: [RawBuild] = []
     for number in 0..<count {
-      log.append(Self.record(node, number: number))
+      log.append { Self.record(node, number: number) }
       if number == BuildLog.initialCapacity { earlier = log.all }
     }
     let all = log.all
@@ -77,7 +78,7 @@ import Testing
     for writer in 0..<writers {
       startThread(in: group) {
         for number in 0..<each {
-          log.append(Self.record(node, number: number, writer: writer))
+          log.append { Self.record(node, number: number, writer: writer) }
         }
       }
     }
