@@ -192,8 +192,11 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
       return "\(service) \(detail ?? "was given a value out of range")."
     case .undeclaredRead:
       let reader = chain.first ?? "the service"
+      let declaration =
+        key.name.map { "ServiceKey<\(typeName)>(name: \"\($0)\")" }
+        ?? "\(typeName).self"
       return "\(service) cannot be read: \(detail ?? "it is not declared")."
-        + " Add \(typeName).self to the `reading:` list of \(reader)'s registration, so that"
+        + " Add \(declaration) to the `reading:` list of \(reader)'s registration, so that"
         + " validate(), the launch order and child containers see the edge."
     case .invalidScope:
       return "\(service) cannot be registered \(detail ?? "in that scope")."

@@ -206,6 +206,12 @@ final class FirstScreen: Sendable {
           + " LedgerModel's registration, so that validate(), the launch order and child"
           + " containers see the edge.")
     }
+    do {
+      _ = try reader.resolve(LedgerStore.self, name: "archive")
+      Issue.record("an undeclared named read was allowed")
+    } catch {
+      #expect(error.description.contains("Add ServiceKey<LedgerStore>(name: \"archive\") to"))
+    }
   }
 
   /// A reader does not keep its container alive; once it is gone, a read is `shutDown`.
