@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Deferred", targets: ["Deferred"]),
+    .library(name: "DeferredReports", targets: ["DeferredReports"]),
     .library(name: "DeferredSwiftUI", targets: ["DeferredSwiftUI"]),
     .library(name: "DeferredTesting", targets: ["DeferredTesting"]),
     .library(name: "DeferredMetricKit", targets: ["DeferredMetricKit"]),
@@ -21,6 +22,10 @@ let package = Package(
     // C11 atomics on words Swift allocates, for Apple platforms: `Synchronization`'s `Atomic`
     // needs iOS 18 there. Linux uses `Synchronization`.
     .target(name: "CDeferredSync"),
+    // A launch report's renderings (text table, Chrome trace, SVG timeline, DOT graph),
+    // budgets, the ideal bound and the prediction: pure functions of a recorded report, for
+    // development, tests and CI. An app's release build records with `Deferred` alone.
+    .target(name: "DeferredReports", dependencies: ["Deferred"]),
     // Views and an observable value that wait for deferred services; the SwiftUI part is
     // compiled where SwiftUI exists.
     .target(name: "DeferredSwiftUI", dependencies: ["Deferred"]),
@@ -31,21 +36,26 @@ let package = Package(
     // the rest everywhere.
     .target(name: "DeferredMetricKit", dependencies: ["Deferred"]),
     // The demo's services, app wiring, commands and statistics; `DeferredDemo` only calls it.
-    .target(name: "DeferredDemoKit", dependencies: ["Deferred", "DeferredMetricKit"]),
+    .target(
+      name: "DeferredDemoKit", dependencies: ["Deferred", "DeferredReports", "DeferredMetricKit"]),
     .executableTarget(name: "DeferredDemo", dependencies: ["DeferredDemoKit"]),
-    .testTarget(name: "DeferredTests", dependencies: ["Deferred"], exclude: ["Golden"]),
+    .testTarget(
+      name: "DeferredTests", dependencies: ["Deferred", "DeferredReports"], exclude: ["Golden"]),
     // The demo's services, wiring and commands: apart, so that the library's tests need only it.
-    .testTarget(name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredDemoKit"]),
+    .testTarget(
+      name: "DeferredDemoTests", dependencies: ["Deferred", "DeferredReports", "DeferredDemoKit"]),
     .testTarget(name: "DeferredSwiftUITests", dependencies: ["Deferred", "DeferredSwiftUI"]),
     .testTarget(name: "DeferredTestingTests", dependencies: ["Deferred", "DeferredTesting"]),
     // The payload fixtures are read from their folder by path, as the demo reads them.
     .testTarget(
-      name: "DeferredMetricKitTests", dependencies: ["Deferred", "DeferredMetricKit"],
+      name: "DeferredMetricKitTests",
+      dependencies: ["Deferred", "DeferredReports", "DeferredMetricKit"],
       exclude: ["Fixtures"]),
     // The DocC articles' code (the core's catalog and DeferredMetricKit's), and a check that
     // the articles quote it.
     .testTarget(
-      name: "DocExamplesTests", dependencies: ["Deferred", "DeferredTesting", "DeferredMetricKit"]),
+      name: "DocExamplesTests",
+      dependencies: ["Deferred", "DeferredReports", "DeferredTesting", "DeferredMetricKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

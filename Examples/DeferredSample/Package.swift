@@ -43,6 +43,8 @@ let package = Package(
       dependencies: [
         .product(name: "Deferred", package: "Deferred"),
         .product(name: "DeferredSwiftUI", package: "Deferred"),
+        // The debug screen's report, as text.
+        .product(name: "DeferredReports", package: "Deferred"),
       ]),
     .executableTarget(name: "DeferredSample", dependencies: ["SampleApp"]),
   ],

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 /// `advise`: the eager app's launch, the advice its report gives, the deferred launch that
 /// advice predicts, and the deferred app's launch measured against the prediction.

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 #if canImport(Darwin)
   import Darwin

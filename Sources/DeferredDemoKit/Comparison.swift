@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 /// Launches of both modes, each in a fresh process, and their times to the first frame and to
 /// full readiness, counted from each process's spawn.

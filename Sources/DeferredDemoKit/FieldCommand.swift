@@ -1,5 +1,6 @@
 import Deferred
 import DeferredMetricKit
+import DeferredReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 extension DemoCommand {
   /// `history`: launches of the deferred app in fresh processes, sharing a launch history on

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 /// `history`: launches of the deferred app that share a launch history, each with the ideal
 /// bound of its work after the first frame and the order its background builds started in, so

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 extension DemoCommand {
   /// `launch`: one launch in this process.

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 
 extension DemoCommand {
   /// No arguments: each mode launched once in a fresh process, shown in full.

@@ -1,5 +1,6 @@
 import Deferred
 import DeferredDemoKit
+import DeferredReports
 import Dispatch
 import Testing
 

@@ -1,5 +1,6 @@
 import Deferred
 import DeferredDemoKit
+import DeferredReports
 import Testing
 
 /// `history`: the deferred app launched with a launch history, stepped through with the

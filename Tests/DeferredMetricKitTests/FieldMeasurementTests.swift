@@ -1,5 +1,6 @@
 import Deferred
 import DeferredMetricKit
+import DeferredReports
 import Testing
 
 final class Storage: Sendable {}

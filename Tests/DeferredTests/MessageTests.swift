@@ -1,3 +1,4 @@
+import DeferredReports
 import Testing
 
 @testable import Deferred

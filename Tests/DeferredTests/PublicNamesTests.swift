@@ -1,10 +1,11 @@
 import Deferred
+import DeferredReports
 import Foundation
 import Testing
 
-/// Every public type of Deferred, named unqualified in a file that imports Foundation, as
-/// every app file does (UIKit and SwiftUI re-export it): if a name were ambiguous beside
-/// Foundation's, this file would not compile.
+/// Every public type of Deferred and DeferredReports, named unqualified in a file that imports
+/// Foundation, as every app file does (UIKit and SwiftUI re-export it): if a name were
+/// ambiguous beside Foundation's, this file would not compile.
 @Suite struct PublicNamesTests {
   private static func named<T: ~Copyable>(_: T.Type) -> Int { 1 }
 

@@ -1,3 +1,4 @@
+import DeferredReports
 import Dispatch
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import DeferredReports
 import Foundation
 import Testing
 

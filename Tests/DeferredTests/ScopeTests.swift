@@ -1,3 +1,4 @@
+import DeferredReports
 import Dispatch
 import Foundation
 import Synchronization

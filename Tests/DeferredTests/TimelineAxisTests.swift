@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Deferred
+@testable import DeferredReports
 
 /// The timeline's broken axis, for launches whose first frame comes early, and its lane names.
 @Suite struct TimelineAxisTests {

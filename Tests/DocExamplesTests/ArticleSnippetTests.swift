@@ -8,15 +8,18 @@ import Testing
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The catalogs' pages: the library's and DeferredTesting's.
+  /// The catalogs' pages: the library's, DeferredTesting's and DeferredReports'.
   static func pages() throws -> [URL] {
-    try ["Sources/Deferred/Deferred.docc", "Sources/DeferredTesting/DeferredTesting.docc"]
-      .flatMap { path in
-        try FileManager.default.contentsOfDirectory(
-          at: root.appendingPathComponent(path), includingPropertiesForKeys: nil)
-      }
-      .filter { $0.pathExtension == "md" }
-      .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    try [
+      "Sources/Deferred/Deferred.docc", "Sources/DeferredTesting/DeferredTesting.docc",
+      "Sources/DeferredReports/DeferredReports.docc",
+    ]
+    .flatMap { path in
+      try FileManager.default.contentsOfDirectory(
+        at: root.appendingPathComponent(path), includingPropertiesForKeys: nil)
+    }
+    .filter { $0.pathExtension == "md" }
+    .sorted { $0.lastPathComponent < $1.lastPathComponent }
   }
 
   /// The lines of every compiled source an article may quote, each without its indentation.

@@ -73,8 +73,8 @@ struct LaunchSchedule: Sendable {
     fileprivate var dependentsCount = 0
     /// Dependents gated on it after the first frame (registered late): most have none.
     fileprivate var laterDependents: [EntryID] = []
-    /// The last `gate` call that gated an entry on it: an entry is gated on it once.
-    fileprivate var gatedBy = -1
+    /// The last `gate` call that gated an entry on it, if any: an entry is gated on it once.
+    fileprivate var gatedBy: Int?
     /// For idle services: released by their delay or by the app saying it is idle.
     fileprivate(set) var released: Bool
     fileprivate(set) var status = Status.blocked

@@ -143,7 +143,7 @@ extension Advice: Codable {
 
 extension Advice.Effect {
   /// What the saving shortens, in words.
-  var title: String {
+  package var title: String {
     switch self {
     case .firstFrame: "first frame"
     case .mainThread: "main thread blocked"

@@ -230,7 +230,7 @@ extension Container {
 }
 
 /// `12.34 ms`: a duration in nanoseconds, as the reports print it.
-func milliseconds(_ nanoseconds: UInt64) -> String {
+package func milliseconds(_ nanoseconds: UInt64) -> String {
   // Rounded to the nearest hundredth without adding to `nanoseconds`, which may be the
   // largest there is.
   let hundredths = nanoseconds / 10_000 + (nanoseconds % 10_000 >= 5_000 ? 1 : 0)

@@ -31,7 +31,7 @@ extension LaunchReport {
   /// A report read from JSON always is (its figures are whole nanoseconds up to `Int64.max`);
   /// one made by hand may hold any `Duration`, which the renderings first bring into range
   /// (``figuresInRange``): their sums and offsets then never overflow, whatever the figures.
-  var hasFiguresInRange: Bool {
+  package var hasFiguresInRange: Bool {
     func ok(_ duration: Duration?) -> Bool { duration?.isReportFigure ?? true }
     func ok(_ priority: Priority?) -> Bool { priority.map { $0.reportFigure == $0 } ?? true }
     return ok(processStartPrecision) && milestones.allSatisfy { ok($0.offset) }
@@ -49,7 +49,7 @@ extension LaunchReport {
   /// The report with every duration brought to a report's figure: a negative one is zero,
   /// one beyond `Int64.max` nanoseconds is that. The figures a report's JSON holds are
   /// unchanged.
-  var figuresInRange: LaunchReport {
+  package var figuresInRange: LaunchReport {
     var report = self
     report.processStartPrecision = processStartPrecision.reportFigure
     for index in report.milestones.indices {
@@ -82,7 +82,7 @@ extension LaunchReport {
 
 extension Advice {
   /// The advice with its durations as a report's figures.
-  var figuresInRange: Advice {
+  package var figuresInRange: Advice {
     var advice = self
     advice.saving = saving.reportFigure
     advice.cost = cost?.reportFigure

@@ -1,11 +1,14 @@
 /// A launch as data: its milestones, what every initializer cost, and the hazards worth fixing.
 ///
-/// Get one from ``Container/launchReport(criticalShareLimit:)`` and render it as a table
-/// (``text()``), JSON (``json(pretty:)``), a Chrome/Perfetto trace (``chromeTrace()``), an SVG
-/// timeline (``svg(width:)``) or a dependency graph (``dot()``); hold it to a budget with
-/// ``check(_:)``.
+/// Get one from ``Container/launchReport(criticalShareLimit:)`` and write it as JSON
+/// (``json(pretty:)``). The `DeferredReports` library renders it as a table (`text()`), a
+/// Chrome/Perfetto trace (`chromeTrace()`), an SVG timeline (`svg(width:)`) or a dependency
+/// graph (`dot()`), and holds it to a budget (`check(_:)`): it is for development, tests and
+/// CI, and an app's release build need not link it.
 ///
 /// ```swift
+/// import DeferredReports
+///
 /// try container.firstFrameDrawn()
 /// try await container.fullyReady()
 /// let report = container.launchReport()

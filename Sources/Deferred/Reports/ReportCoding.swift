@@ -1,7 +1,7 @@
 /// How the report types store a `Duration` in JSON: whole nanoseconds, an integer.
 extension Duration {
   /// A duration of `nanoseconds`, as the container records and reports store them.
-  init(nanoseconds: UInt64) {
+  package init(nanoseconds: UInt64) {
     self = .nanoseconds(Int64(clamping: nanoseconds))
   }
 
@@ -39,6 +39,6 @@ extension KeyedDecodingContainer {
 }
 
 /// `12.34 ms`: a duration, as the reports print it.
-func milliseconds(_ duration: Duration) -> String {
+package func milliseconds(_ duration: Duration) -> String {
   milliseconds(duration.nanoseconds)
 }

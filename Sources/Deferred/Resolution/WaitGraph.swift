@@ -163,7 +163,7 @@ extension Duration {
   /// duration counts as zero, and one beyond about 584 years as `UInt64.max`, a reading no
   /// clock reaches. Every conversion of a duration the app hands in goes through it, so that
   /// no duration, however long, overflows.
-  var nanoseconds: UInt64 {
+  package var nanoseconds: UInt64 {
     // Compared first: `components` traps for a duration beyond `Int64.max` seconds either
     // way, which sums of durations reach.
     guard self > .zero else { return 0 }

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredReports
 import DeferredSwiftUI
 import SwiftUI
 

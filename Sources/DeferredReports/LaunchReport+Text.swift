@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The launch as a table to read in a console: the milestones, then each phase's builds
   /// (costliest first, with totals), transient services, and the hazards.

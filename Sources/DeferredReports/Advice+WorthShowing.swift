@@ -1,3 +1,5 @@
+import Deferred
+
 extension Advice {
   /// The items worth reading beside the rest: an item that saves 0.1 ms or less is left out
   /// when another saves at least 10 ms, where it would only be noise.
@@ -7,7 +9,7 @@ extension Advice {
   /// let hidden = report.advice.count - shown.count  // say how many were left out
   /// ```
   ///
-  /// - Parameter advice: Advice, as ``LaunchReport/advise()`` orders it.
+  /// - Parameter advice: Advice, as `LaunchReport.advise()` orders it.
   /// - Returns: The items worth showing, in the same order.
   public static func worthShowing(_ advice: [Advice]) -> [Advice] {
     guard let largest = advice.map(\.saving).max(), largest >= .milliseconds(10) else {

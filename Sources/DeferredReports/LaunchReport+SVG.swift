@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The launch as a self-contained SVG timeline that opens in any browser: a row per thread,
   /// a bar per build coloured by priority and labelled where it fits (every bar has a tooltip),

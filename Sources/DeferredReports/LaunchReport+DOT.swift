@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The dependency graph in Graphviz DOT, each service labelled with its priority and the time
   /// its build took, and the critical path in red: the chain of dependencies whose builds took

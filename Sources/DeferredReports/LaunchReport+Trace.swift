@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The launch in the Chrome trace event format: open it in Perfetto UI (ui.perfetto.dev) or
   /// `chrome://tracing`.
@@ -174,7 +176,7 @@ private struct TraceEvent: Encodable {
 }
 
 extension LaunchReport {
-  /// The build that `waiter` (an entry of `build`'s ``BuildRecord/waiters``: `Service on
+  /// The build that `waiter` (an entry of `build`'s `BuildRecord.waiters`: `Service on
   /// thread`) names: the latest build of that service on that thread that was under way when
   /// `build` ended. `nil` for a waiter that was no build (a thread, by its name).
   func waitingBuild(_ waiter: String, for build: BuildRecord) -> BuildRecord? {

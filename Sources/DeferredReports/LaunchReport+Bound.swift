@@ -1,3 +1,5 @@
+import Deferred
+
 extension LaunchReport {
   /// The least time the work after this launch's first frame could have taken on `cores`
   /// threads, whatever order it ran in: the longer of its critical path and its work shared
@@ -5,9 +7,9 @@ extension LaunchReport {
   ///
   /// It counts the builds that started at or after the first frame (scheduled ones, and those
   /// made on demand meanwhile), each service's builds by their own time
-  /// (``BuildRecord/selfDuration``):
+  /// (`BuildRecord.selfDuration`):
   ///
-  /// - The critical path is the heaviest chain of them by ``dependencies``: no schedule ends
+  /// - The critical path is the heaviest chain of them by `dependencies`: no schedule ends
   ///   before its builds have run one after another.
   /// - The work is the own time of those that held a worker thread: not async builds (thread
   ///   `task`, which hold no thread while they wait, as the launch schedule counts them) nor
@@ -20,7 +22,7 @@ extension LaunchReport {
   /// ```
   ///
   /// - Parameter cores: How many synchronous builds could run at once: the container's
-  ///   ``Container/maxConcurrentBuilds``; at least 1.
+  ///   `Container.maxConcurrentBuilds`; at least 1.
   /// - Returns: The bound, or `nil` for a report without a first frame.
   public func idealBackgroundBound(cores: Int) -> BackgroundBound? {
     guard hasFiguresInRange else { return figuresInRange.idealBackgroundBound(cores: cores) }
@@ -43,7 +45,7 @@ extension LaunchReport {
 }
 
 /// The least time a launch's work after its first frame could have taken, and what it took:
-/// ``LaunchReport/idealBackgroundBound(cores:)``.
+/// ``Deferred/LaunchReport/idealBackgroundBound(cores:)``.
 ///
 /// The bound is `max(criticalPath, work / cores)`, the classic lower bound of list
 /// scheduling: no order beats it, and an order that never leaves a core idle while a build is

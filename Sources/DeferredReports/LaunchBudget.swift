@@ -1,3 +1,5 @@
+import Deferred
+
 /// Limits a launch must stay within: for an app's tests or CI to hold its launch to.
 ///
 /// ```swift
@@ -18,8 +20,8 @@ public struct LaunchBudget: Sendable, Hashable {
   public var mainThreadWaits: Bool
   /// Whether the launch may regress: a service, the first frame or full readiness slower than
   /// the history's median by more than its threshold (the report's
-  /// ``Hazard/Kind/regression`` and ``Hazard/Kind/milestoneRegression`` hazards; a container
-  /// with a ``LaunchHistory`` names them). Set it to `false` in CI to fail on a regression.
+  /// `Hazard.Kind.regression` and `Hazard.Kind.milestoneRegression` hazards; a container
+  /// with a `LaunchHistory` names them). Set it to `false` in CI to fail on a regression.
   public var regressions: Bool
 
   /// Creates a budget; a limit left `nil` is not checked.
