@@ -87,7 +87,12 @@ extension AnyNode {
         var first: AnyNode?
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
-          guard let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency) else {
+          guard
+            let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency)
+              ?? owner.lookupWrapped(dependency)
+          else {
+            // An optional dependency nothing is registered for is `nil`, not missing.
+            if dependency.wrappedKey != nil { return true }
             missing = dependency
             return false
           }
@@ -103,16 +108,7 @@ extension AnyNode {
         }
         if let missing {
           context.frames.removeSubrange(pushedFrom...)
-          guard missing.wrappedKey != nil, let dependencies = node.dependencies else {
-            throw owner.missing(missing, chain: context.chain)
-          }
-          // An optional dependency nothing is registered for: pushed again, out of line.
-          do {
-            first = try owner.push(dependencies, followingOptionals: top, on: context)
-          } catch {
-            context.frames.removeSubrange(pushedFrom...)
-            throw error
-          }
+          throw owner.missing(missing, chain: context.chain)
         }
         guard let first else { continue }
         var (low, high) = (pushedFrom + 1, context.frames.count - 1)

@@ -581,7 +581,8 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
 extension Container {
   /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
   func areBuilt(_ keys: DependencyList) -> Bool {
-    keys.allSatisfy { key in lookup(key)?.isPublished ?? isBuiltUnregistered(key) }
+    // An optional dependency nothing is registered for is ready: it is `nil`.
+    keys.allSatisfy { key in lookup(dependency: key)?.isPublished ?? (key.wrappedKey != nil) }
   }
 }
 

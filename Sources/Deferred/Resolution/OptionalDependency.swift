@@ -66,43 +66,6 @@ extension Container {
     return lookup(dependency: wrapped)
   }
 
-  /// The build walk's push of a node's `dependencies` where one is optional and nothing is
-  /// registered for it: each dependency not built yet goes on `context`'s frames, the first
-  /// after `top` (it is returned, to be built first); an optional one leads to the type it
-  /// wraps, or is `nil` and skipped if that is not registered either. Out of line, so that the
-  /// walk's loop over registered dependencies stays as it is.
-  @inline(never)
-  func push(
-    _ dependencies: DependencyList, followingOptionals top: WalkFrame, on context: BuildContext
-  ) throws(DeferredError) -> AnyNode? {
-    var first: AnyNode?
-    for dependency in dependencies {
-      guard
-        let next = lookup(dependency) ?? emptyCollection(dependency) ?? lookupWrapped(dependency)
-      else {
-        if dependency.wrappedKey != nil { continue }
-        throw missing(dependency, chain: context.chain)
-      }
-      if !next.isPublished && next.kind != .weak {
-        if first == nil {
-          context.frames.append(top)
-          first = next
-        } else {
-          context.frames.append(WalkFrame(node: next))
-        }
-      }
-    }
-    return first
-  }
-
-  /// Whether the dependency `key`, which nothing is registered for, counts as built: the
-  /// type an optional one wraps is built, or nothing is registered for it (it is `nil`).
-  @inline(never)
-  func isBuiltUnregistered(_ key: AnyServiceKey) -> Bool {
-    if let wrapped = lookupWrapped(key) { return wrapped.isPublished }
-    return key.wrappedKey != nil
-  }
-
   /// The key a declared dependency `key` is an edge to: the key of the node it leads to
   /// (``lookup(dependency:)``), or `key` itself if nothing is registered for it.
   func edge(to key: AnyServiceKey) -> AnyServiceKey {
