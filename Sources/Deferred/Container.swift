@@ -238,7 +238,13 @@ extension Container {
         if affected.insert(key).inserted { queue.append(key) }
         continue
       }
-      for dependency in dependencies { dependents[dependency, default: []].append(key) }
+      for dependency in dependencies {
+        // An optional dependency's edge is to the type it wraps.
+        let edge =
+          inherited[dependency] != nil || own.contains(dependency)
+          ? dependency : (dependency.wrappedKey ?? dependency)
+        dependents[edge, default: []].append(key)
+      }
     }
     while let key = queue.popLast() {
       for dependent in dependents[key] ?? [] where affected.insert(dependent).inserted {

@@ -49,7 +49,7 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// service depends on one that is not critical, so that one is built before the first
     /// frame too.
     public static let criticalNeedsDeferred = Code("criticalNeedsDeferred")
-    /// A registration's scope does not suit its type: ``Scope/weak`` for a value that is not
+    /// A registration's scope does not suit its type: ``WeakScope/weak`` for a value that is not
     /// an object (a struct, an enum, a protocol not bound to classes).
     public static let invalidScope = Code("invalidScope")
     /// A warning of ``Container/validate()`` (a ``ValidationIssue``, never thrown): a service's
@@ -64,6 +64,10 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     /// A value given to the container is out of the range it accepts, such as a negative cache
     /// limit; the message names the service and the value.
     public static let outOfRange = Code("outOfRange")
+
+    /// A ``ServiceReader`` was asked for a service its registration does not declare among
+    /// its reads (`reading:`): an edge the container would not see, so it is refused.
+    public static let undeclaredRead = Code("undeclaredRead")
 
     /// The code's name, such as `missingService`.
     public var description: String { name }
@@ -186,6 +190,14 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
         + " `container.forward(key, as: \(typeName).self) { $0 }`, which the compiler checks."
     case .outOfRange:
       return "\(service) \(detail ?? "was given a value out of range")."
+    case .undeclaredRead:
+      let reader = chain.first ?? "the service"
+      let declaration =
+        key.name.map { "ServiceKey<\(typeName)>(name: \"\($0)\")" }
+        ?? "\(typeName).self"
+      return "\(service) cannot be read: \(detail ?? "it is not declared")."
+        + " Add \(declaration) to the `reading:` list of \(reader)'s registration, so that"
+        + " validate(), the launch order and child containers see the edge."
     case .invalidScope:
       return "\(service) cannot be registered \(detail ?? "in that scope")."
     case .scopeMismatch:

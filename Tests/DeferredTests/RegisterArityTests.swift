@@ -254,7 +254,7 @@ import Testing
     #expect(runs["new"] == 1 && runs["old"] == 0)  // the replacement, a singleton
     #expect(runs["duplicate"] == 0)
     let weak = try #require(throws: DeferredError.self) {
-      try register(Container(), arity: arity, scope: .weak, runs: runs, tag: "weak")
+      try register(Container(), arity: arity, scope: .weakObject, runs: runs, tag: "weak")
     }
     #expect(weak.code == .invalidScope)  // a struct cannot be held weakly
     #expect(weak.service == "Made")

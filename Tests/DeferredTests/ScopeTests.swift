@@ -61,7 +61,7 @@ final class Counter: Sendable {
   @Test func aWeakServiceIsSharedWhileHeldAndBuiltAnewOnceLetGo() throws {
     let container = Container()
     let made = Counter()
-    try container.register((any Editing).self, scope: .weak) { Editor(made.next()) }
+    try container.register((any Editing).self, scope: .weakObject) { Editor(made.next()) }
     weak var first: Editor?
     do {
       let one = try container.resolve((any Editing).self)
@@ -93,14 +93,14 @@ final class Counter: Sendable {
   @Test func aWeakServiceThatIsNotAnObjectIsRefusedAtRegistration() {
     let container = Container()
     #expect {
-      try container.register(PlainValue.self, scope: .weak) { PlainValue() }
+      try container.register(PlainValue.self, scope: .weakObject) { PlainValue() }
     } throws: { error in
       (error as? DeferredError)?.code == .invalidScope
         && (error as? DeferredError)?.service == "PlainValue"
     }
     // A protocol not bound to classes may hold a struct: refused too.
     #expect {
-      try container.register((any Plain).self, scope: .weak) { PlainValue() }
+      try container.register((any Plain).self, scope: .weakObject) { PlainValue() }
     } throws: { error in
       (error as? DeferredError)?.code == .invalidScope
     }
@@ -114,7 +114,7 @@ final class Counter: Sendable {
   @Test func aWeakConstrainedExistentialOfAClassBoundProtocolIsAnObject() throws {
     let container = Container()
     let made = Counter()
-    try container.register((any Viewing<Int>).self, scope: .weak) { IntViewer(made.next()) }
+    try container.register((any Viewing<Int>).self, scope: .weakObject) { IntViewer(made.next()) }
     weak var probe: IntViewer?
     do {
       let held = try container.resolve((any Viewing<Int>).self)
@@ -129,7 +129,7 @@ final class Counter: Sendable {
     #expect(!isObjectType((any Showing<Int>).self))
     #expect(!isObjectType((any Showing<Int> & Sendable).self))
     #expect {
-      try container.register((any Showing<Int>).self, scope: .weak) { ShownValue() }
+      try container.register((any Showing<Int>).self, scope: .weakObject) { ShownValue() }
     } throws: { error in
       (error as? DeferredError)?.code == .invalidScope
     }
@@ -187,7 +187,7 @@ final class Counter: Sendable {
     #expect(runs["Session"] == 2 && runs["Inbox"] == 2 && runs["Feed"] == 2)
     #expect(runs["Storage"] == 1)
     // Other scopes hold nothing a reset could drop.
-    #expect(container.reset(.singleton).isEmpty && container.reset(.weak).isEmpty)
+    #expect(container.reset(.singleton).isEmpty && container.reset(.weakObject).isEmpty)
     #expect(try container.resolve(Inbox.self) === newInbox)
   }
 

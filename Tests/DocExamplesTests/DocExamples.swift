@@ -34,6 +34,26 @@ enum DocExamples {
 
   protocol WeatherAPI: AnyObject {}
 
+  /// Needs the store, and the weather service if the app has one.
+  final class Reminders {
+    let store: Store
+    let weather: WeatherAPI?
+    init(store: Store, weather: WeatherAPI?) {
+      self.store = store
+      self.weather = weather
+    }
+  }
+
+  /// Kept while a screen holds it.
+  final class ImageCache: Sendable {}
+
+  /// A screen's editor, behind a protocol bound to classes.
+  protocol Editing: AnyObject, Sendable {}
+  final class Editor: Editing {}
+
+  /// Made anew for each use.
+  final class Draft: Sendable {}
+
   struct Theme: Sendable {
     static func load() -> Theme { Theme() }
   }

@@ -207,6 +207,35 @@ extension DocExamples {
       let sync = try container.resolve(SyncService.self)
       #expect(sync.network.online)
     }
+
+    @Test func factoryScopes() throws {
+      let container = Container(scheduler: ManualScheduler())
+      // Factory .singleton and .cached: one per container, the default
+      try container.register(Storage.self) { try Storage() }
+      // Factory .shared: kept while something holds it (a class: checked by the compiler)
+      try container.register(ImageCache.self, scope: .weak) { ImageCache() }
+      // Factory .shared, for a protocol bound to classes: checked when registered
+      try container.register((any Editing).self, scope: .weakObject) { Editor() }
+      // Factory .unique (its default), Swinject .graph (its default): one per resolve
+      try container.register(Draft.self, scope: .transient) { Draft() }
+
+      let cache = try container.resolve(ImageCache.self)
+      #expect(try container.resolve(ImageCache.self) === cache)
+      #expect(try container.resolve(Draft.self) !== (try container.resolve(Draft.self)))
+    }
+
+    @Test func contextsAreChildContainers() throws {
+      let app = Container(scheduler: ManualScheduler())
+      try app.register(Network.self) { Network() }
+      try app.register(Storage.self) { try Storage() }
+      try app.register(SyncService.self, SyncService.init(storage:network:))
+      // Factory: network.onPreview { Network(online: false) }; a preview's own container
+      let preview = app.makeChild()
+      try preview.register(Network.self) { Network(online: false) }
+
+      #expect(!(try preview.resolve(SyncService.self).network.online))
+      #expect(try app.resolve(SyncService.self).network.online)
+    }
   }
 }
 
@@ -318,6 +347,18 @@ extension DocExamples {
       let presenter = try container.resolve(SettingsPresenter.self)
       let (hasStore, hasWeather) = (presenter.store != nil, presenter.weather != nil)
       #expect(hasStore && !hasWeather)
+      #expect(container.validate().isEmpty)
+    }
+
+    @Test func anOptionalDependencyInTheInitializer() throws {
+      let container = Container(scheduler: ManualScheduler())
+      try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
+      try container.register(Store.self, promising: .threadSafe, FileStore.init(defaults:))
+      // Swinject: Reminders(store: r.resolve(Store.self)!, weather: r.resolve(WeatherAPI.self))
+      try container.register(Reminders.self, promising: .threadSafe, Reminders.init(store:weather:))
+
+      let reminders = try container.resolve(Reminders.self)  // no WeatherAPI registered: nil
+      #expect(reminders.weather == nil)
       #expect(container.validate().isEmpty)
     }
 

@@ -469,7 +469,8 @@ struct LaunchSchedule: Sendable {
     while true {
       for key in node.knownDependencies {
         // Built ones, the most, gate nothing.
-        guard let dependency = node.owner.lookup(key), !dependency.isPublished else { continue }
+        guard let dependency = node.owner.lookup(dependency: key), !dependency.isPublished
+        else { continue }
         if let scheduled = entryIDs[ObjectIdentifier(dependency)] {
           guard scheduled != id, entries[scheduled].priority.stage <= stage,
             !entries[scheduled].isFinished, entries[scheduled].gatedBy != call

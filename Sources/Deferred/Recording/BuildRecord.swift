@@ -56,6 +56,11 @@ public struct BuildRecord: Sendable, Hashable {
   /// one), or each time a weak service was built anew once its last holder let it go. Absent
   /// from reports written before scopes (decoded as 0).
   public var generation: Int
+  /// The container the build ran in, in the report of a child container: `nil` for a build
+  /// in the container that made the report; for a build in one of its ancestors, of a service
+  /// the child shares, `root` for the container that has no parent, or where a child ancestor
+  /// was made (`File.swift:12`, as errors name it). Absent from the JSON when `nil`.
+  public var container: String?
 
   /// Creates a record.
   ///
@@ -78,12 +83,13 @@ public struct BuildRecord: Sendable, Hashable {
   ///   - error: The error, if it failed.
   ///   - attempt: Which attempt it was.
   ///   - generation: The generation of the service it made.
+  ///   - container: The container it ran in, if not the report's own.
   public init(
     service: String, priority: Priority, trigger: BuildTrigger, requestedBy: String? = nil,
     thread: String, isMainThread: Bool, qos: BuildQoS? = nil, queued: Duration? = nil,
     start: Duration, duration: Duration, selfDuration: Duration, cpu: Duration? = nil,
     waited: Duration = .zero, waiters: [String] = [], outcome: Outcome, error: String? = nil,
-    attempt: Int, generation: Int = 0
+    attempt: Int, generation: Int = 0, container: String? = nil
   ) {
     self.service = service
     self.priority = priority
@@ -103,6 +109,7 @@ public struct BuildRecord: Sendable, Hashable {
     self.error = error
     self.attempt = attempt
     self.generation = generation
+    self.container = container
   }
 
   /// When it ended, from the process start.
@@ -115,7 +122,8 @@ public struct BuildRecord: Sendable, Hashable {
 extension BuildRecord: Codable {
   private enum CodingKeys: String, CodingKey {
     case service, priority, idleDelayNs, trigger, requestedBy, thread, mainThread, qos, queuedNs,
-      startNs, durationNs, selfNs, cpuNs, waitedNs, waiters, outcome, error, attempt, generation
+      startNs, durationNs, selfNs, cpuNs, waitedNs, waiters, outcome, error, attempt, generation,
+      container
   }
 
   /// Reads a record in the shape of the report's JSON schema (`Docs/ReportSchema.md`).
@@ -147,7 +155,8 @@ extension BuildRecord: Codable {
       outcome: try values.decode(Outcome.self, forKey: .outcome),
       error: try values.decodeIfPresent(String.self, forKey: .error),
       attempt: try values.decodeIfPresent(Int.self, forKey: .attempt) ?? 1,
-      generation: try values.decodeIfPresent(Int.self, forKey: .generation) ?? 0)
+      generation: try values.decodeIfPresent(Int.self, forKey: .generation) ?? 0,
+      container: try values.decodeIfPresent(String.self, forKey: .container))
   }
 
   /// Writes the record in the shape of the report's JSON schema: times in whole nanoseconds.
@@ -176,5 +185,7 @@ extension BuildRecord: Codable {
     try values.encode(attempt, forKey: .attempt)
     // Only for a later generation: reports of apps without scopes stay as they were.
     if generation > 0 { try values.encode(generation, forKey: .generation) }
+    // Only in a child's report, for what it shares with its ancestors.
+    try values.encodeIfPresent(container, forKey: .container)
   }
 }

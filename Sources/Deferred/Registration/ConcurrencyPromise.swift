@@ -6,7 +6,7 @@
 /// does not say it is one. An app written before Swift 6 has many such types, and some it
 /// cannot change (`UserDefaults`, whose `Sendable` conformance Apple's SDKs mark
 /// unavailable). Registering one with
-/// ``Container/register(_:name:scope:priority:replacing:promising:_:)-(_,_,_,_,_,_,(Dependency)->Value)`` states, once, at the
+/// ``Container/register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)`` states, once, at the
 /// composition root, why it is safe; no declaration changes, and every resolve of it compiles.
 ///
 /// ```swift

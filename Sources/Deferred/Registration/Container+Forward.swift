@@ -7,7 +7,9 @@ extension Container {
   /// converts to the target. The forward is a registration of its own, of the target's key,
   /// whose one declared dependency is the source: it has the source's scope, its value is the
   /// converted source (so once built it is resolved by a lock-free read, like any singleton),
-  /// and a child that overrides the source forwards its own.
+  /// and a child that overrides the source forwards its own. The forward of a ``WeakScope/weak``
+  /// source is weak too: it is the source's object of the moment, converted at each resolve,
+  /// so it keeps nothing alive, and its target may be any type the object converts to.
   ///
   /// ```swift
   /// let store = try container.register(FileStore.self) { try FileStore() }
@@ -102,9 +104,13 @@ extension Container {
     }
     let targetKey = target.erased
     // The source's scope and priority: a forward is built when its source is, so advice about
-    // a forward's priority is advice about its source's.
+    // a forward's priority is advice about its source's. A weak source's forward is made at
+    // each resolve from the source's object of the moment: it holds nothing itself, so the
+    // source is let go when its last holder lets it go, whatever type the target is.
+    let isWeak = sourceNode.kind == .weak
     return try add(
-      target, scope: sourceNode.scope, priority: sourceNode.priority, replacing: false,
+      target, scope: isWeak ? .transient : sourceNode.scope,
+      priority: isWeak ? .onDemand : sourceNode.priority, replacing: false,
       dependencies: [source.erased],
       factory: .sync { resolver in
         let built = try resolver.resolve(source)

@@ -26,7 +26,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -62,7 +62,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -104,7 +104,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.

@@ -15,13 +15,13 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
-  /// - Throws: ``DeferredError/Code/invalidScope`` for a ``Scope/weak`` service whose type is
+  /// - Throws: ``DeferredError/Code/invalidScope`` for a ``WeakScope/weak`` service whose type is
   ///   not a class nor a class-bound protocol, or a ``Scope/transient`` one given a priority
   ///   other than ``Priority/onDemand``; ``DeferredError/Code/duplicateRegistration`` if
   ///   the key is registered already and `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
@@ -73,7 +73,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -123,7 +123,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -141,7 +141,7 @@ extension Container {
   }
 
   /// Registers a singleton, built on demand, whose factory resolves what it needs itself:
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,_,_,_,(Resolver)->Value)``
+  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
   /// with none of its options given.
   ///
   /// - Parameters:
@@ -163,7 +163,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -198,7 +198,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -236,7 +236,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -355,12 +355,15 @@ extension Container {
           + " the singletons it needs (validate() follows its edges to them), or register it"
           + " as a singleton")
     }
-    if scope == .weak && !isObjectType(key.type) {
+    if scope == .weakObject && !isObjectType(key.type) {
       let key = copy key
       throw DeferredError(
         .invalidScope, key: key, chain: [key],
         detail: "as weak: \(key.type) is not a class nor a protocol bound to classes, and a"
-          + " weak reference holds only objects")
+          + " weak reference holds only objects: register the class itself as weak and"
+          + " forward \(key.type) to it (`forward(_:as:_:)`), declare the protocol"
+          + " `: AnyObject` if only classes conform to it, or give it another scope (a"
+          + " singleton, or a named scope that `reset(_:)` drops)")
     }
     if scope.isNamed { AnyNode.namedScopesRegistered.storeRelease(1) }
   }

@@ -15,7 +15,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -45,7 +45,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -78,7 +78,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -112,7 +112,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -151,7 +151,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -191,7 +191,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
@@ -234,7 +234,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weak`` or a
+  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
   ///     named scope (``Scope/named(_:)``).
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.

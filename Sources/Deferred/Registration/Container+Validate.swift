@@ -9,8 +9,10 @@ extension Container {
   /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
   /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
   /// each critical service that needs one that is not critical (which is then built before the
-  /// first frame too); each singleton or named-scope service that depends on a weak one (which
-  /// it keeps alive, so it is never let go), and each critical weak service (built before the
+  /// first frame too); each singleton of a container without a parent that depends on a weak
+  /// service (which it keeps alive for good, so the weak scope lets nothing go; in a child
+  /// container, or of a named scope, it goes with the child or the reset, and is not warned
+  /// of), and each critical weak service (built before the
   /// first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
   /// Dependencies come from the factories' parameters; for
   /// factories that resolve what they need themselves, from what they resolved in past builds.
@@ -39,7 +41,7 @@ extension Container {
     for node in roots {
       // An array nothing was contributed to is the empty collection: not missing.
       for dependency in node.knownDependencies
-      where node.owner.lookup(dependency) == nil && !dependency.isCollection {
+      where !node.owner.isRegistered(dependency) && dependency.wrappedKey == nil {
         problems.append(
           issue(.error, node.owner.missing(dependency, chain: [node.key]), about: node.key))
       }
@@ -84,7 +86,7 @@ extension Container {
     var pending: [(AnyNode, [AnyServiceKey])] = [(node, [node.key])]
     while let (current, chain) = pending.popLast() {
       for dependency in current.knownDependencies.reversed() {
-        guard let needed = current.owner.lookup(dependency),
+        guard let needed = current.owner.lookup(dependency: dependency),
           seen.insert(ObjectIdentifier(needed)).inserted
         else { continue }
         let followed =
@@ -106,7 +108,7 @@ extension Container {
     var broken: [DeferredError] = []
     for node in roots where !node.isMainActor {
       for dependency in node.knownDependencies
-      where node.owner.note(for: dependency)?.promise == .mainActor {
+      where node.owner.note(for: node.owner.edge(to: dependency))?.promise == .mainActor {
         broken.append(
           DeferredError(
             .mainActorRequired, key: dependency, chain: [node.key, dependency],
@@ -135,17 +137,22 @@ extension Container {
             node.key
           ))
       }
-      guard node.kind == .singleton || node.kind == .named else { continue }
+      // Only a singleton of a container without a parent lives as long as the app: one in a
+      // child (a signed-in user's) goes with the child, and one of a named scope with a
+      // reset, and the weak service with them, which is what the weak scope is for there.
+      guard node.kind == .singleton && node.owner.parent == nil else { continue }
       for dependency in node.knownDependencies {
-        guard let needed = node.owner.lookup(dependency), needed.kind == .weak else {
+        guard let needed = node.owner.lookup(dependency: dependency), needed.kind == .weak else {
           continue
         }
         warnings.append(
           (
             DeferredError(
-              .scopeMismatch, key: dependency, chain: [node.key, dependency],
-              detail: "the \(node.scope) \(node.key) keeps the weak service alive as long as it"
-                + " lives, so it is never let go; resolve it when needed instead"),
+              .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
+              detail: "the singleton \(node.key) keeps it alive as long as the container"
+                + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
+                + " singleton, or make \(node.key) transient, or register \(node.key) in the"
+                + " child container whose life should bound them both"),
             node.key
           ))
       }
@@ -163,7 +170,7 @@ extension Container {
       var path: [(node: AnyNode, next: Int, edges: [AnyNode])] = []
       func enter(_ node: AnyNode) {
         marks[ObjectIdentifier(node)] = .onPath
-        let edges = node.knownDependencies.compactMap { node.owner.lookup($0) }
+        let edges = node.knownDependencies.compactMap { node.owner.lookup(dependency: $0) }
         path.append((node, 0, edges))
       }
       enter(root)

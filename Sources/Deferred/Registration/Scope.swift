@@ -5,9 +5,13 @@
 ///   static let session = Scope.named("session")
 /// }
 /// try container.register(Session.self, scope: .session) { try Session.restore() }
-/// try container.register(Editor.self, scope: .weak) { EditorModel() }
+/// try container.register(EditorModel.self, scope: .weak) { EditorModel() }
 /// container.reset(.session)  // logout: the session, and all built with it, are dropped
 /// ```
+///
+/// `scope: .weak` compiles only where the registered type is a class (``WeakScope``): a
+/// weak reference holds only objects. For a protocol bound to classes, which the compiler
+/// cannot tell from any other protocol, write ``weakObject``, checked when it is registered.
 public enum Scope: Sendable, Hashable, CustomStringConvertible {
   /// Built once, on first need, then cached in the container that owns the registration.
   case singleton
@@ -19,18 +23,35 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
   /// (`protocol Editor: AnyObject`). Registering another type fails with
   /// ``DeferredError/Code/invalidScope``. Work handed to it with `whenReady` once its object
   /// is gone waits for its next build.
-  case weak
+  ///
+  /// The spelling for a protocol bound to classes, checked when it is registered:
+  /// `try container.register((any Editor).self, scope: .weakObject) { EditorModel() }`. A
+  /// class is registered with `scope: .weak` (``WeakScope/weak``), which the compiler checks.
+  case weakObject
   /// Cached like a singleton until ``Container/reset(_:)`` drops the scope: the next resolve
   /// builds anew. Resetting a scope also drops every cached service built with one of its
   /// values (a singleton depending on the session is rebuilt with the new session).
   case named(String)
+
+  // swift-format-ignore
+  /// Not available where the compiler cannot tell that the registered type is a class: a
+  /// weak reference holds only objects.
+  ///
+  /// For a class, `scope: .weak` is ``WeakScope/weak``, in the forms whose type is a class.
+  /// For a protocol bound to classes (`protocol Editor: AnyObject`), write ``weakObject``;
+  /// a struct, an enum or a protocol not bound to classes needs another scope.
+  @available(
+    *, unavailable,
+    message: "a weak reference holds only objects, and this type is not a class: for a protocol bound to classes write `.weakObject` (checked when registered); a struct, an enum or another protocol needs another scope, such as `.singleton` or a named scope"
+  )
+  public static var weak: Scope { .weakObject }
 
   /// The scope's name, as shown in reports.
   public var description: String {
     switch self {
     case .singleton: "singleton"
     case .transient: "transient"
-    case .weak: "weak"
+    case .weakObject: "weak"
     case .named(let name): name
     }
   }
@@ -41,7 +62,7 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .singleton: .singleton
     case .transient: .transient
-    case .weak: .weak
+    case .weakObject: .weak
     case .named: .named
     }
   }

@@ -5,7 +5,12 @@ extension Container {
   /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
   /// With a ``history``, it names the regressions against the launches before this one, and
   /// the history's problems reading or saving its storage.
-  /// Services a child container shares with its parent are recorded in the parent's report.
+  /// A child container's report covers its family as the child sees it: its own builds, and
+  /// each build in its ancestors of a service it shares with them (not of one it overrides or
+  /// copies), each once, with the container it ran in (``BuildRecord/container``). So a child
+  /// launched on its own, a test's container with its doubles, reports its critical phase
+  /// whole, though the critical services it shares are built, and kept, in its parent; the
+  /// milestones are the child's. The parent's own report has its own builds only.
   ///
   /// - Parameter criticalShareLimit: The share of the critical phase above which one critical
   ///   initializer is named a hazard; a half by default.
@@ -23,7 +28,8 @@ extension Container {
     ]
     for case (let kind, let time?) in steps { milestones.append(Milestone(kind, at: offset(time))) }
 
-    let (raw, waits, transientStats, firstFrameNodes, dropped) = recorder.snapshot
+    var (raw, waits, transientStats, firstFrameNodes, dropped) = recorder.snapshot
+    addShared(to: &raw, &waits, &transientStats, &dropped)
     struct WaitKey: Hashable {
       let node: ObjectIdentifier
       let attempt: Int
@@ -79,7 +85,7 @@ extension Container {
           selfDuration: Duration(nanoseconds: selfDuration),
           cpu: build.cpu.map(Duration.init(nanoseconds:)), waited: wait?.total ?? .zero,
           waiters: wait?.who ?? [], outcome: outcome, error: error, attempt: build.attempt,
-          generation: build.generation))
+          generation: build.generation, container: containerName(of: build.node)))
     }
 
     let transients = transientStats.map { service, stats in
@@ -171,7 +177,7 @@ extension Container {
 
     var dependencies: [String: [String]] = [:]
     for node in currentTable().nodes.values {
-      let needs = node.knownDependencies.map(\.description)
+      let needs = node.knownDependencies.map { node.owner.edge(to: $0).description }
       if !needs.isEmpty { dependencies[node.key.description] = needs }
     }
     var unused: Set<String> = []
@@ -188,6 +194,38 @@ extension Container {
       unusedServices: unused.sorted(), droppedRecords: dropped)
     report.advice = report.advise()
     return report
+  }
+}
+
+extension Container {
+  /// Adds to a snapshot of this container's records those of its ancestors about the services
+  /// it shares with them: the nodes it resolves, not the ones it overrides or copies.
+  private func addShared(
+    to builds: inout [RawBuild], _ waits: inout [RawWait],
+    _ transients: inout [(service: AnyServiceKey, stats: TransientStats)], _ dropped: inout Int
+  ) {
+    guard parent != nil else { return }
+    // What this container resolves, by key, as validation reads it.
+    let visible = currentTable().nodes
+    var ancestor = parent
+    while let current = ancestor {
+      let shared = current.recorder.snapshot
+      builds += shared.builds.filter { visible[$0.node.key] === $0.node }
+      waits += shared.waits.filter { visible[$0.node.key] === $0.node }
+      transients += shared.transients.filter {
+        visible[$0.service]?.isOwned(by: current) == true
+      }
+      dropped += shared.dropped
+      ancestor = current.parent
+    }
+  }
+
+  /// The name of the container `node` was built in, for a report of this container: `nil` for
+  /// this one, `root` for one without a parent, else where the child was made.
+  private func containerName(of node: AnyNode) -> String? {
+    if node.isOwned(by: self) { return nil }
+    let owner = node.owner
+    return owner.parent == nil ? "root" : owner.origin ?? "child"
   }
 }
 

@@ -87,7 +87,12 @@ extension AnyNode {
         var first: AnyNode?
         var missing: AnyServiceKey?
         _ = node.dependencies?.allSatisfy { dependency in
-          guard let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency) else {
+          guard
+            let next = owner.lookup(dependency) ?? owner.emptyCollection(dependency)
+              ?? owner.lookupWrapped(dependency)
+          else {
+            // An optional dependency nothing is registered for is `nil`, not missing.
+            if dependency.wrappedKey != nil { return true }
             missing = dependency
             return false
           }

@@ -144,7 +144,7 @@ final class AnyNode: @unchecked Sendable {
     switch kind {
     case .singleton: .singleton
     case .transient: .transient
-    case .weak: .weak
+    case .weak: .weakObject
     case .named: .named(ScopeNames.name(at: scopeName))
     }
   }
@@ -324,7 +324,7 @@ final class AnyNode: @unchecked Sendable {
     var queue: [AnyNode] = [self]
     while let node = queue.popLast() {
       for key in node.knownDependencies {
-        guard let dependency = node.owner.lookup(key) else { continue }
+        guard let dependency = node.owner.lookup(dependency: key) else { continue }
         switch dependency.kind {
         case .named: return true
         case .singleton:
@@ -581,7 +581,8 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
 extension Container {
   /// Whether every one of `keys` is a built singleton of this container (or its ancestors).
   func areBuilt(_ keys: DependencyList) -> Bool {
-    keys.allSatisfy { key in lookup(key)?.isPublished ?? false }
+    // An optional dependency nothing is registered for is ready: it is `nil`.
+    keys.allSatisfy { key in lookup(dependency: key)?.isPublished ?? (key.wrappedKey != nil) }
   }
 }
 

@@ -134,6 +134,9 @@ extension Container {
       let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
         ?? emptyCollection(key.erased)
     else {
+      // An optional dependency: the wrapped type's service (built by the walk before an
+      // `async` factory runs, so found at once), or `nil`.
+      if let value = try optionalDependency(key, context: context) { return value }
       throw missing(key.erased, chain: context?.chain ?? [])
     }
     if let object = node.publishedObject(handedOutToFactory: context != nil) {
@@ -152,6 +155,8 @@ extension Container {
       let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
         ?? emptyCollection(key.erased)
     else {
+      // An optional dependency: the wrapped type's service, or `nil`.
+      if let value = try optionalDependency(key, context: context) { return value }
       let context = context ?? .current
       throw missing(key.erased, chain: context.chain)
     }

@@ -73,7 +73,7 @@ extension Container {
     var dependents: [ObjectIdentifier: [AnyNode]] = [:]
     for node in visible {
       for key in node.knownDependencies {
-        guard let dependency = node.owner.lookup(key) else { continue }
+        guard let dependency = node.owner.lookup(dependency: key) else { continue }
         dependents[ObjectIdentifier(dependency), default: []].append(node)
       }
     }

@@ -36,9 +36,10 @@ struct NetworkModule: Module {
 }
 
 // The `Has*` layer: a screen's model takes its dependencies as one value that has each. The
-// app made the container itself that value (`dependencies: self`), which Deferred cannot see
-// through; here each model's value is made from its factory's parameters, so every read is an
-// edge Deferred knows, and a child container's double reaches it.
+// app made its container that value (`dependencies: self`), which Deferred cannot see
+// through. The layer is implemented on `ServiceReader` instead, and the model's registration
+// declares what it reads: every read is an edge Deferred knows (validation, launch order,
+// the report), and a child container's double reaches the model.
 
 protocol HasExerciseService {
   var exerciseService: ExerciseServiceProtocol { get }
@@ -50,6 +51,12 @@ protocol HasStorageManager {
 
 protocol HasUserSession {
   var userSession: UserSessionManagerProtocol { get }
+}
+
+extension ServiceReader: HasExerciseService, HasStorageManager, HasUserSession {
+  var exerciseService: ExerciseServiceProtocol { self[ExerciseServiceProtocol.self] }
+  var storageManager: StorageManagerType { self[StorageManagerType.self] }
+  var userSession: UserSessionManagerProtocol { self[UserSessionManagerProtocol.self] }
 }
 
 /// The first screen's model.
@@ -65,25 +72,14 @@ final class ExerciseFeedModel {
   }
 }
 
-/// What the feed reads, made from its factory's parameters.
-struct FeedDependencies: ExerciseFeedModel.Dependencies {
-  let exerciseService: ExerciseServiceProtocol
-  let storageManager: StorageManagerType
-  let userSession: UserSessionManagerProtocol
-}
-
 /// The screens.
 struct ScreenModule: Module {
   func register(in container: Container) throws(DeferredError) {
-    try container.register(ExerciseFeedModel.self, scope: .transient, promising: .mainActor) {
-      (
-        exercises: ExerciseServiceProtocol, storage: StorageManagerType,
-        session: UserSessionManagerProtocol
-      ) in
-      ExerciseFeedModel(
-        dependencies: FeedDependencies(
-          exerciseService: exercises, storageManager: storage, userSession: session))
-    }
+    try container.register(
+      ExerciseFeedModel.self, scope: .transient, promising: .mainActor,
+      reading: ExerciseServiceProtocol.self, StorageManagerType.self,
+      UserSessionManagerProtocol.self
+    ) { reader in ExerciseFeedModel(dependencies: reader) }
   }
 }
 
@@ -104,8 +100,7 @@ public enum FitnessApp {
     let user = app.makeChild()
     try user.register(ServiceKey<String>(name: "userID")) { _ in userID }
     try user.register(
-      ServiceKey<GoalSyncService>(), promising: .threadSafe,
-      dependencies: ServiceKey<String>(name: "userID"), ServiceKey<GoalDataStoreProtocol>(),
+      .byType, promising: .threadSafe, dependencies: ServiceKey<String>(name: "userID"), .byType,
       factory: GoalSyncService.init(userID:goals:))
     return user
   }
@@ -119,6 +114,8 @@ public enum FitnessApp {
     let app = try makeContainer(scheduler: ManualScheduler())
     let issues = app.validate()
     precondition(issues.isEmpty, "FitnessApp: \(issues)")
+    // What the feed reads through its layer are edges of the graph.
+    precondition(app.launchReport().dependencies["ExerciseFeedModel"]?.count == 3)
     try app.launch()
     let feed = try app.resolve(ExerciseFeedModel.self)
     precondition(feed.load() == ["live /exercises"])

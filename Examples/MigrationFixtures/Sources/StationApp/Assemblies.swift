@@ -37,20 +37,23 @@ struct PersistenceAssembly: Module {
       (factory: RealmContextFactory) in factory.create()
     }
     try container.register(
-      StationKeys.sqlite, promising: .threadSafe, dependencies: ServiceKey<SQLiteContext>(),
+      StationKeys.sqlite, promising: .threadSafe, dependencies: .byType,
       factory: RuuviPersistenceSQLite.init(context:))
     try container.register(
-      StationKeys.realm, promising: .threadSafe, dependencies: ServiceKey<RealmContext>(),
+      StationKeys.realm, promising: .threadSafe, dependencies: .byType,
       factory: RuuviPersistenceRealm.init(context:))
     try container.register(
       RuuviPoolFactory.self, scope: .transient, promising: .threadSafe,
       RuuviPoolFactoryCoordinator.init)
+    // The two persistences by name, the others by the closure's parameter types.
     try container.register(
-      ServiceKey<RuuviPool>(), promising: .threadSafe,
-      dependencies: ServiceKey<RuuviPoolFactory>(), StationKeys.sqlite, StationKeys.realm,
-      ServiceKey<RuuviLocalIDs>(), ServiceKey<RuuviLocalSettings>(),
-      ServiceKey<RuuviLocalConnections>()
-    ) { factory, sqlite, realm, ids, settings, connections in
+      .byType, promising: .threadSafe,
+      dependencies: .byType, StationKeys.sqlite, StationKeys.realm, .byType, .byType, .byType
+    ) {
+      (
+        factory: RuuviPoolFactory, sqlite: RuuviPersistence, realm: RuuviPersistence,
+        ids: RuuviLocalIDs, settings: RuuviLocalSettings, connections: RuuviLocalConnections
+      ) -> RuuviPool in
       factory.create(
         sqlite: sqlite, realm: realm, idPersistence: ids, settings: settings,
         connectionPersistence: connections)
@@ -59,9 +62,12 @@ struct PersistenceAssembly: Module {
       RuuviStorageFactory.self, scope: .transient, promising: .threadSafe,
       RuuviStorageFactoryCoordinator.init)
     try container.register(
-      ServiceKey<RuuviStorage>(), promising: .threadSafe,
-      dependencies: ServiceKey<RuuviStorageFactory>(), StationKeys.realm, StationKeys.sqlite
-    ) { factory, realm, sqlite in factory.create(realm: realm, sqlite: sqlite) }
+      .byType, promising: .threadSafe, dependencies: .byType, StationKeys.realm, StationKeys.sqlite
+    ) {
+      (factory: RuuviStorageFactory, realm: RuuviPersistence, sqlite: RuuviPersistence)
+        -> RuuviStorage in
+      factory.create(realm: realm, sqlite: sqlite)
+    }
   }
 }
 
