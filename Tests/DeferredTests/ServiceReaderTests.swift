@@ -28,11 +28,15 @@ extension ServiceReader: HasLedgerStore, HasTracker {
   var tracker: Tracker { self[Tracker.self] }
 }
 
-/// The layer implemented on the container itself, as such apps do: reads Deferred cannot see.
-extension Container: HasLedgerStore, HasTracker, HasContextProvider {
-  var ledgerStore: LedgerStore { require(LedgerStore.self) }
-  var tracker: Tracker { require(Tracker.self) }
-  var contextProvider: ContextProvider { require(ContextProvider.self) }
+/// The layer implemented over the container itself, as such apps do: reads Deferred cannot
+/// see. It holds the container unowned: a model the container keeps would otherwise keep the
+/// container, a cycle.
+struct ContainerLayer: HasLedgerStore, HasTracker, HasContextProvider, Sendable {
+  unowned let container: Container
+  init(_ container: Container) { self.container = container }
+  var ledgerStore: LedgerStore { container.require(LedgerStore.self) }
+  var tracker: Tracker { container.require(Tracker.self) }
+  var contextProvider: ContextProvider { container.require(ContextProvider.self) }
 }
 
 /// A model that reads a context provider through its layer.
@@ -73,7 +77,7 @@ final class FirstScreen: Sendable {
     // The same layer over the container itself: validate() sees nothing.
     let captured = Container()
     try captured.register(LedgerModel.self, priority: .critical) { [unowned captured] in
-      LedgerModel(dependencies: captured)
+      LedgerModel(dependencies: ContainerLayer(captured))
     }
     try captured.register(LedgerStore.self, priority: .afterFirstFrame()) { LedgerStore() }
     #expect(captured.validate().isEmpty)
@@ -129,7 +133,7 @@ final class FirstScreen: Sendable {
         }
       } else {
         try container.register(FirstScreen.self) { [unowned container] in
-          FirstScreen(dependencies: container)
+          FirstScreen(dependencies: ContainerLayer(container))
         }
       }
       try container.launch()
@@ -171,7 +175,7 @@ final class FirstScreen: Sendable {
     try captured.register(LedgerStore.self) { LedgerStore() }
     try captured.register(Tracker.self) { Tracker() }
     try captured.register(LedgerModel.self) { [unowned captured] in
-      LedgerModel(dependencies: captured)
+      LedgerModel(dependencies: ContainerLayer(captured))
     }
     let child = captured.makeChild()
     try child.register(LedgerStore.self) { LedgerStoreDouble() }
