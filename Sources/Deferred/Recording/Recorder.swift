@@ -752,3 +752,66 @@ enum ThreadNames {
   /// The thread of `index`.
   static func thread(at index: UInt32) -> ThreadInfo { table.value(at: index) }
 }
+
+// MARK: - Observers
+
+/// A container's launch observers and the hazards added from outside: one atomic load a build
+/// while nothing observes.
+final class LaunchObservers: Sendable {
+  private struct Observer: Sendable {
+    let id: Int
+    let call: @Sendable (LaunchEvent) -> Void
+  }
+
+  private struct State: Sendable {
+    var lastID = 0
+    var observers: [Observer] = []
+  }
+
+  private let state = Locked(State())
+  /// 1 while an observer is added: read without the lock on every build.
+  private let observed = AtomicWord()
+  private let added = Locked<[Hazard]>([])
+
+  init() {}
+
+  /// Whether an observer is added.
+  @inline(__always)
+  var isObserved: Bool { observed.loadAcquire() != 0 }
+
+  /// Adds `observer` after the others; returns its identifier.
+  func add(_ observer: @escaping @Sendable (LaunchEvent) -> Void) -> Int {
+    state.withLock { state in
+      state.lastID += 1
+      state.observers.append(Observer(id: state.lastID, call: observer))
+      // Stored under the lock, so that concurrent adds and removes leave it matching the list.
+      observed.storeRelease(1)
+      return state.lastID
+    }
+  }
+
+  /// Removes the observer `id`, if it is still there.
+  func remove(_ id: Int) {
+    state.withLock { state in
+      state.observers.removeAll { $0.id == id }
+      observed.storeRelease(state.observers.isEmpty ? 0 : 1)
+    }
+  }
+
+  /// Tells every observer, in the order they were added, of the event `event` makes (made only
+  /// when there is one); they are called after the lock is released.
+  func tell(_ event: @autoclosure () -> LaunchEvent) {
+    guard isObserved else { return }
+    let observers = state.withLock { $0.observers }
+    guard !observers.isEmpty else { return }
+    let event = event()
+    for observer in observers { observer.call(event) }
+  }
+
+  func add(_ hazard: Hazard) {
+    added.withLock { $0.append(hazard) }
+  }
+
+  /// The hazards added from outside, in the order they were added.
+  var hazards: [Hazard] { added.withLock { $0 } }
+}
