@@ -59,10 +59,9 @@ import Testing
       try lock.withLock { (_: inout Int) throws(Failure) in throw Failure() }
     }
     #expect(lock.withLock { _ in 42 } == 42)
+    // A node's lock takes no throwing body (one would not be inlined): it is free after a pass.
     let node = Count()
-    #expect(throws: Failure.self) {
-      try node.lock.withLock { () throws(Failure) in throw Failure() }
-    }
+    node.lock.withLock {}
     #expect(!NodeLock.isHeldByCurrentThread)
   }
 

@@ -104,12 +104,11 @@ final class AnyNode: @unchecked Sendable {
     flags.loadRelaxed() & (1 | 2) != 0
   }
 
-  /// Runs `body` with the node's state, under its lock.
+  /// Runs `body` with the node's state, under its lock. The body cannot throw: one with a
+  /// generic typed error is left an indirect call, where this one is inlined.
   @inline(__always)
-  func withState<Result, Failure: Error>(
-    _ body: (inout SlotState) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try lock.withLock { () throws(Failure) -> Result in try body(&slot) }
+  func withState<Result>(_ body: (inout SlotState) -> Result) -> Result {
+    lock.withLock { body(&slot) }
   }
 
   init(

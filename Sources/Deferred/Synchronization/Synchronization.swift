@@ -114,9 +114,7 @@ struct NodeLock: ~Copyable, Sendable {
 
     /// Runs `body` holding the lock.
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
-      -> Result
-    {
+    func withLock<Result>(_ body: () -> Result) -> Result {
       let lock = Self.pool.lock(index)
       Self.willTake()
       os_unfair_lock_lock(lock)
@@ -124,7 +122,7 @@ struct NodeLock: ~Copyable, Sendable {
         os_unfair_lock_unlock(lock)
         Self.didRelease()
       }
-      return try body()
+      return body()
     }
 
     private static let pool = Pool()
@@ -163,15 +161,13 @@ struct NodeLock: ~Copyable, Sendable {
 
     /// Runs `body` holding the lock.
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
-      -> Result
-    {
+    func withLock<Result>(_ body: () -> Result) -> Result {
       Self.willTake()
       defer { Self.didRelease() }
-      return try mutex.withLock { _ throws(Failure) -> sending Result in
+      return mutex.withLock { _ -> sending Result in
         order.enter()
         defer { order.leave() }
-        return try body()
+        return body()
       }
     }
   #endif
