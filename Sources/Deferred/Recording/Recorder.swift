@@ -435,8 +435,6 @@ final class Recorder: Sendable {
     Signposts.endBuild(span.signpost)
     let cpu = span.cpu.flatMap { start in clock.threadCPUTime().map { $0 &- start } }
     let nested = context.endNested(since: span.nestedBase, inclusive: end &- span.start)
-    // The chain ends with this service; the one before it is what needed it.
-    let requestedBy = context.requester
     let isScheduledRoot = context.isScheduled(node)
     // Recorded: the scheduled job has nothing left to record for its root if it fails.
     if isScheduledRoot { context.scheduled = nil }
@@ -445,8 +443,10 @@ final class Recorder: Sendable {
     let qos = isScheduledRoot ? context.qos : nil
     let queued = isScheduledRoot ? context.readyAt.map { span.start &- $0 } : nil
     builds.append {
+      // The chain ends with this service; the one before it is what needed it (read where
+      // the record is made, not copied on the way).
       RawBuild(
-        node: node, priority: priority, trigger: trigger, requestedBy: requestedBy,
+        node: node, priority: priority, trigger: trigger, requestedBy: context.requester,
         threadIndex: thread, qos: qos, queued: queued, start: span.start, end: end,
         nested: nested, cpu: cpu, outcome: outcome,
         attempt: attempt, generation: span.generation)
