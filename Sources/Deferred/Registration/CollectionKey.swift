@@ -33,16 +33,11 @@ public struct CollectionKey<Element: Sendable>: Hashable, Sendable, CustomString
   /// ```
   public var service: ServiceKey<[Element]> { ServiceKey(name: name) }
 
-  /// How the key is shown in errors and reports, as its service's key.
-  ///
-  /// ```swift
-  /// print(CollectionKey<Int>())  // Array<Int>
-  /// ```
+  /// How the key is shown in errors and reports, as its service's key (`Array<Int>`).
   public var description: String { service.description }
 }
 
-/// A collection's member, as the node that holds it: its own type, so that it never meets a
-/// service of the element's type.
+/// The value type of a collection member's node: its own, never a service of the element's.
 struct CollectionMember<Element: Sendable>: Sendable, DescribedKeyType {
   let value: Element
 

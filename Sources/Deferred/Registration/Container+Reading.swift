@@ -20,8 +20,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weakObject`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - first: The type of a service the reader may read, unnamed.
@@ -54,7 +53,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: The service's scope.
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - first: The key of a service the reader may read.
@@ -89,7 +88,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: The service's scope.
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - promise: Why the service may be shared: ``ConcurrencyPromise/threadSafe``, or

@@ -1,21 +1,16 @@
 extension Container {
   /// Checks the dependency graph without running any factory, and returns every issue found.
   ///
-  /// Errors, which make a build fail: each dependency that has no registration (with the
-  /// service that needs it and the closest registered names), each cycle (with its whole
-  /// loop), and each forward whose source does not conform to its type, where it can tell
-  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``), and each service
-  /// built off the main actor that takes one registered as used only there
-  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
-  /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
-  /// each critical service that needs one that is not critical (which is then built before the
-  /// first frame too); each singleton of a container without a parent that depends on a weak
-  /// service (which it keeps alive for good, so the weak scope lets nothing go; in a child
-  /// container, or of a named scope, it goes with the child or the reset, and is not warned
-  /// of), and each critical weak service (built before the
-  /// first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
-  /// Dependencies come from the factories' parameters; for
-  /// factories that resolve what they need themselves, from what they resolved in past builds.
+  /// Errors, which make a build fail: a dependency with no registration (with the closest
+  /// registered names), a cycle (its whole loop), a forward whose source does not conform
+  /// where it can tell (``DeferredError/Code/notConforming``, see ``forward(_:as:name:)``), and
+  /// a service built off the main actor that takes one promised to it
+  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). Warnings: a
+  /// critical service that needs one that is not (which is then built before the first frame
+  /// too), and, as ``DeferredError/Code/scopeMismatch``, a critical weak service and a root
+  /// container's singleton that keeps a weak service alive for good. An issue names the
+  /// ``Module`` that registered its service (``ValidationIssue/module``). Dependencies come
+  /// from the factories' parameters, or from what a resolver factory resolved in past builds.
   ///
   /// ```swift
   /// @Test func graphIsValid() {
@@ -76,10 +71,8 @@ extension Container {
     return problems
   }
 
-  /// The registered dependencies of `node` that are not plain transients nor forwards, each
-  /// once, with the chain from `node` to it: a transient dependency (not an argument factory,
-  /// whose priority is its dependencies') is made with `node`, and a forward is its source, so
-  /// what they need is followed in their stead.
+  /// The registered dependencies of `node`, each once with the chain to it, following plain
+  /// transients (made with `node`) and forwards (their source) to what they need.
   private func cachedDependencies(of node: AnyNode) -> [(AnyNode, [AnyServiceKey])] {
     var found: [(AnyNode, [AnyServiceKey])] = []
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
@@ -121,8 +114,8 @@ extension Container {
     return broken
   }
 
-  /// The warnings about scopes that defeat each other, each with the service it is about (the
-  /// one whose registration to change, whose module the issue names).
+  /// The warnings about scopes that defeat each other, each with the service whose
+  /// registration to change.
   private func scopeMismatches(_ roots: [AnyNode]) -> [(error: DeferredError, about: AnyServiceKey)]
   {
     var warnings: [(error: DeferredError, about: AnyServiceKey)] = []
@@ -137,9 +130,8 @@ extension Container {
             node.key
           ))
       }
-      // Only a singleton of a container without a parent lives as long as the app: one in a
-      // child (a signed-in user's) goes with the child, and one of a named scope with a
-      // reset, and the weak service with them, which is what the weak scope is for there.
+      // Only a root container's singleton lives as long as the app: a child's goes with the
+      // child, a named scope's with a reset, and the weak service with them.
       guard node.kind == .singleton && node.owner.parent == nil else { continue }
       for dependency in node.knownDependencies {
         guard let needed = node.owner.lookup(dependency: dependency), needed.kind == .weak else {

@@ -27,9 +27,8 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
     self.nameHash = lookupHash(of: name)
   }
 
-  /// The key of the unnamed registration of `Value`: where the keyed form of a registration
-  /// names some dependencies, the others are found by their type, and their types come from
-  /// the factory's parameters.
+  /// The key of the unnamed registration of `Value`, its type taken from the factory's
+  /// parameter: for the dependencies a keyed registration does not name.
   ///
   /// ```swift
   /// let sqlite = ServiceKey<Persistence>(name: "sqlite")
@@ -69,7 +68,7 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
     self.nameHash = nameHash
   }
 
-  /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
+  /// The key of `erased`, whose type must be `Value`, reusing its name's hash.
   init(_ erased: AnyServiceKey) {
     assert(erased.type == Value.self, "\(erased) taken as a key of \(Value.self)")
     self.name = erased.name
@@ -84,8 +83,7 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   /// The name's hash for lookups (``lookupHash(of:)``), made once with the key.
   let nameHash: UInt
 
-  /// The type's identity: its metadata's address. Not stored: it is `type`'s bits, and every
-  /// key (a node's, and each of its dependencies') is the smaller without a copy of them.
+  /// The type's identity: its metadata's address, `type`'s bits, so not stored.
   var typeID: ObjectIdentifier {
     @inline(__always) get { ObjectIdentifier(type) }
   }
@@ -116,18 +114,15 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A name's hash for the lookup table, 0 for no name: made by the standard library's `Hasher`,
-/// which hashes a string's canonical form, so two names that are equal strings (`==` is
-/// canonical equivalence: `"caf\u{E9}"` equals `"cafe\u{301}"`) hash alike whichever way each
-/// is spelt. Keys make it once; an unnamed key makes none.
+/// A name's hash for the lookup table, 0 for no name. `Hasher` hashes a string's canonical
+/// form, so names that are equal strings (`"caf\u{E9}"`, `"cafe\u{301}"`) hash alike.
 @inlinable @inline(__always)
 func lookupHash(of name: String?) -> UInt {
   guard let name else { return 0 }
   return lookupHash(ofName: name)
 }
 
-/// ``lookupHash(of:)`` of a name, out of line: callers that inline the unnamed case do not
-/// make room for the hasher.
+/// ``lookupHash(of:)`` of a name, out of line, so that callers inline only the unnamed case.
 @usableFromInline @inline(never)
 func lookupHash(ofName name: String) -> UInt {
   var hasher = Hasher()

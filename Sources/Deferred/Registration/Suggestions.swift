@@ -1,14 +1,10 @@
 /// Names among `candidates` close to `name`, closest first: for "did you mean" in errors.
 ///
-/// Names are compared ignoring case, in Unicode scalars. A candidate is close if it holds
-/// `name` or `name` holds it (where the candidate has more than two scalars and neither has
-/// more than ``maxComparedScalars``), or if the edit distance between them is at most a third
-/// of `name`'s length (at least 2, at most ``maxSuggestionEdits``).
-///
-/// The work for a candidate is one pass over the names' bytes, which sets aside their common
-/// prefix and suffix, and an edit distance worked out only on the first ``maxComparedScalars``
-/// scalars of what is left, within a band of the diagonal, until a row exceeds the bound. So a
-/// difference more than that far past the first one is not seen.
+/// Names are compared ignoring case, in Unicode scalars. A candidate is close if one name
+/// holds the other (the candidate longer than two scalars, neither longer than
+/// ``maxComparedScalars``), or if their edit distance is at most a third of `name`'s length
+/// (at least 2, at most ``maxSuggestionEdits``), worked out on the first
+/// ``maxComparedScalars`` scalars past their common prefix.
 func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
   let target = name.lowercased()
   let targetCount = target.unicodeScalars.count
@@ -65,9 +61,8 @@ func differingStretches(_ a: [UInt8], _ b: [UInt8]) -> ([Unicode.Scalar], [Unico
   return (stretch(a), stretch(b))
 }
 
-/// The edit distance between `a` and `b` if it is at most `bound`, else `nil`: the common
-/// prefix and suffix are dropped, and only the diagonal band of width `2 × bound + 1` is worked
-/// out, row by row, stopping as soon as a whole row exceeds `bound`.
+/// The edit distance between `a` and `b` if it is at most `bound`, else `nil`, worked out on
+/// the diagonal band of width `2 × bound + 1`, stopping once a whole row exceeds `bound`.
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: Int) -> Int? {
   guard abs(a.count - b.count) <= bound else { return nil }
   var start = 0
