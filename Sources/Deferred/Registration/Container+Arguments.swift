@@ -315,17 +315,13 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
   /// argument if it failed; then wakes the waiters.
   func end(hash: Int, serial: UInt64, _ making: ArgumentMaking, _ value: Value?) {
     let dropped = state.withLock { state -> [Entry] in
-      guard
-        let entry = state.buckets[hash]?.first(where: { $0.serial == serial }),
-        case .making(let current) = entry.slot, current === making
+      guard var bucket = state.buckets[hash],
+        let index = bucket.firstIndex(where: { $0.serial == serial }),
+        case .making(let current) = bucket[index].slot, current === making
       else { return [] }
       guard let value else { return state.remove(hash, serial).map { [$0] } ?? [] }
-      if var bucket = state.buckets[hash],
-        let index = bucket.firstIndex(where: { $0.serial == serial })
-      {
-        bucket[index].slot = .made(value)
-        state.buckets[hash] = bucket
-      }
+      bucket[index].slot = .made(value)
+      state.buckets[hash] = bucket
       state.order.append((hash, serial))
       var dropped: [Entry] = []
       while state.order.count - state.head > limit {

@@ -65,7 +65,7 @@ extension Container {
     let (member, node) = try registry.withLock {
       registry throws(DeferredError) -> (AnyNode, AnyNode) in
       let own = registry.notes[key]?.members
-      let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+      let existing = registry.table.find(key)
       if own == nil, existing != nil {
         throw DeferredError(
           .duplicateRegistration, key: key, chain: [key],
@@ -107,8 +107,7 @@ extension Container {
       }
       // A member left by a contribution refused as its collection's build began (below) is
       // replaced: no one ever resolved it.
-      let orphan = registry.table.find(
-        UInt(bitPattern: memberKey.typeID), memberKey.name, memberKey.nameHash)
+      let orphan = registry.table.find(memberKey)
       try insert(member, replacing: orphan != nil, note: nil, into: &registry)
       do throws(DeferredError) {
         try insert(
@@ -187,7 +186,7 @@ extension Container {
     while let current = container {
       let empty = current.registry.withLock { registry in
         guard
-          registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) == nil
+          registry.table.find(key) == nil
         else { return false }
         registry.emptyCollectionsHandedOut.insert(key)
         return true
@@ -271,7 +270,7 @@ extension Container {
       owner: root, factory: collection.emptyCollectionFactory)
     return root.registry.withLock { registry -> AnyNode? in
       if registry.isShutDown { return nil }
-      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) {
+      if let existing = registry.table.find(key) {
         return existing
       }
       // A new key, not critical, in a container not shut down: nothing refuses it.

@@ -3,10 +3,8 @@ extension Container {
   /// declares the services it reads through it: the form for apps whose types take "the
   /// container" as their dependencies (a `Has*` protocol layer).
   ///
-  /// The reads are the registration's dependencies, as a factory's parameters are: checked by
-  /// ``validate()`` without running anything, built before the service (at launch for a
-  /// critical one), named as what its build needed in the report, and followed by child
-  /// containers, so that a child's double of one of them reaches the service.
+  /// The reads are the registration's dependencies, as a factory's parameters are: validated,
+  /// built first, reported, and followed by child containers (a child's double reaches it).
   ///
   /// ```swift
   /// extension ServiceReader: HasSettings {

@@ -262,11 +262,7 @@ extension Container {
       count += 1
       if dependency.name != nil { named = true }
     }
-    if !named {
-      var keys = DependencyList()
-      repeat keys.append(type: (each Dependency).self, capacity: count)
-      return keys
-    }
+    if !named { return declared(repeat (each Dependency).self) }
     var keys: [AnyServiceKey] = []
     keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
@@ -428,15 +424,12 @@ extension Container {
   /// installs, or forgets the note of the registration it replaces. Under the lock.
   @inline(never)
   func keep(_ note: RegistrationNote?, of key: AnyServiceKey, in registry: inout Registry) {
+    var note = note
     if let module = registry.installingModule {
-      var note = note ?? RegistrationNote()
-      note.module = module
-      registry.notes[key] = note
-    } else if let note {
-      registry.notes[key] = note
-    } else {
-      registry.notes[key] = nil
+      note = note ?? RegistrationNote()
+      note?.module = module
     }
+    registry.notes[key] = note
   }
 }
 

@@ -64,8 +64,8 @@ extension Container {
       factory: .sync { resolver in
         return objectOfValue(
           try factory(
-            resolver.dependency(D1.self), resolver.dependency(D2.self), resolver.dependency(D3.self)
-          ))
+            resolver.dependency(D1.self), resolver.dependency(D2.self),
+            resolver.dependency(D3.self)))
       })
   }
 
@@ -86,8 +86,7 @@ extension Container {
         return objectOfValue(
           try factory(
             resolver.dependency(D1.self), resolver.dependency(D2.self),
-            resolver.dependency(D3.self),
-            resolver.dependency(D4.self)))
+            resolver.dependency(D3.self), resolver.dependency(D4.self)))
       })
   }
 
@@ -109,8 +108,8 @@ extension Container {
         return objectOfValue(
           try factory(
             resolver.dependency(D1.self), resolver.dependency(D2.self),
-            resolver.dependency(D3.self),
-            resolver.dependency(D4.self), resolver.dependency(D5.self)))
+            resolver.dependency(D3.self), resolver.dependency(D4.self),
+            resolver.dependency(D5.self)))
       })
   }
 
@@ -132,9 +131,8 @@ extension Container {
         return objectOfValue(
           try factory(
             resolver.dependency(D1.self), resolver.dependency(D2.self),
-            resolver.dependency(D3.self),
-            resolver.dependency(D4.self), resolver.dependency(D5.self), resolver.dependency(D6.self)
-          ))
+            resolver.dependency(D3.self), resolver.dependency(D4.self),
+            resolver.dependency(D5.self), resolver.dependency(D6.self)))
       })
   }
 }

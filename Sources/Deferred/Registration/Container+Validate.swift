@@ -45,12 +45,10 @@ extension Container {
       guard let conformance = modules[node.key]?.conformance, let source = node.dependencies?.first,
         let sourceNode = node.owner.lookup(source), conformance(sourceNode) == false
       else { continue }
-      problems.append(
-        issue(
-          .error,
-          DeferredError(
-            .notConforming, key: node.key, chain: [node.key],
-            detail: "\(source) does not conform to \(node.key)"), about: node.key))
+      let error = DeferredError(
+        .notConforming, key: node.key, chain: [node.key],
+        detail: "\(source) does not conform to \(node.key)")
+      problems.append(issue(.error, error, about: node.key))
     }
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
     problems += mainActorPromisesBroken(roots).map { issue(.error, $0, about: $0.chainKeys[0]) }
@@ -59,12 +57,10 @@ extension Container {
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
       for (needed, chain) in cachedDependencies(of: node) where !needed.priority.isCritical {
-        problems.append(
-          issue(
-            .warning,
-            DeferredError(
-              .criticalNeedsDeferred, key: needed.key, chain: chain,
-              detail: needed.priority.description), about: node.key))
+        let error = DeferredError(
+          .criticalNeedsDeferred, key: needed.key, chain: chain,
+          detail: needed.priority.description)
+        problems.append(issue(.warning, error, about: node.key))
       }
     }
     problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
@@ -121,14 +117,11 @@ extension Container {
     var warnings: [(error: DeferredError, about: AnyServiceKey)] = []
     for node in roots {
       if node.kind == .weak && node.priority.isCritical {
-        warnings.append(
-          (
-            DeferredError(
-              .scopeMismatch, key: node.key, chain: [node.key],
-              detail: "a critical weak service is built before the first frame and let go at"
-                + " once, unless something holds it; make it a singleton or on demand"),
-            node.key
-          ))
+        let error = DeferredError(
+          .scopeMismatch, key: node.key, chain: [node.key],
+          detail: "a critical weak service is built before the first frame and let go at"
+            + " once, unless something holds it; make it a singleton or on demand")
+        warnings.append((error, node.key))
       }
       // Only a root container's singleton lives as long as the app: a child's goes with the
       // child, a named scope's with a reset, and the weak service with them.
@@ -137,16 +130,13 @@ extension Container {
         guard let needed = node.owner.lookup(dependency: dependency), needed.kind == .weak else {
           continue
         }
-        warnings.append(
-          (
-            DeferredError(
-              .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
-              detail: "the singleton \(node.key) keeps it alive as long as the container"
-                + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
-                + " singleton, or make \(node.key) transient, or register \(node.key) in the"
-                + " child container whose life should bound them both"),
-            node.key
-          ))
+        let error = DeferredError(
+          .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
+          detail: "the singleton \(node.key) keeps it alive as long as the container"
+            + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
+            + " singleton, or make \(node.key) transient, or register \(node.key) in the"
+            + " child container whose life should bound them both")
+        warnings.append((error, node.key))
       }
     }
     return warnings

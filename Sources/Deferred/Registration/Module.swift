@@ -21,19 +21,9 @@
 /// ```
 public protocol Module {
   /// The module's name, as ``Container/validate()`` shows it; the type's name by default.
-  ///
-  /// ```swift
-  /// var name: String { "Sync (offline)" }
-  /// ```
   var name: String { get }
 
   /// Registers the feature's services in `container`.
-  ///
-  /// ```swift
-  /// func register(in container: Container) throws(DeferredError) {
-  ///   try container.register(Network.self) { URLSessionNetwork() }
-  /// }
-  /// ```
   ///
   /// - Parameter container: The container the module is installed into.
   /// - Throws: What a registration throws.

@@ -60,7 +60,7 @@ extension Registry {
 
   /// Whether this container registered `key` itself (not a copy of an inherited one).
   func registersItself(_ key: AnyServiceKey) -> Bool {
-    copies[key] == nil && table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) != nil
+    copies[key] == nil && table.find(key) != nil
   }
 }
 
@@ -83,7 +83,7 @@ extension Container {
     var container: Container? = self
     while let current = container {
       if let node = current.registry.withLock({
-        $0.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+        $0.table.find(key)
       }) {
         return node
       }

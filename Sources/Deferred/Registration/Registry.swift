@@ -193,16 +193,30 @@ struct LookupTable: Sendable {
   /// Whether one more key fits without making the table more than half full.
   var hasRoom: Bool { (count + 1) * 2 <= capacity }
 
+  /// The node registered for `key`.
+  func find(_ key: AnyServiceKey) -> AnyNode? {
+    find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+  }
+
   /// The node registered for the type with metadata address `type` and `name`.
   @inline(__always)
   func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    probe(type, name, nameHash).node
+  }
+
+  /// The slot of the type with metadata address `type` and `name`, and its node if it is set
+  /// (else the slot is empty).
+  @inline(__always)
+  private func probe(_ type: UInt, _ name: String?, _ nameHash: UInt) -> (
+    index: Int, node: AnyNode?
+  ) {
     let mask = slots.count - 1
     var index = multiplyShift(type ^ nameHash, shift: shift)
     while true {
       let slot = Int(slots[index])
-      if slot == 0 { return nil }
+      if slot == 0 { return (index, nil) }
       let node = nodes[slot - 1]
-      if UInt(bitPattern: node.key.typeID) == type && node.key.name == name { return node }
+      if UInt(bitPattern: node.key.typeID) == type && node.key.name == name { return (index, node) }
       index = (index &+ 1) & mask
     }
   }
@@ -212,17 +226,8 @@ struct LookupTable: Sendable {
   mutating func insert(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
     precondition(hasRoom, "the lookup table is full")
     let key = node.key
-    let mask = slots.count - 1
-    var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
-    while true {
-      let slot = Int(slots[index])
-      if slot == 0 { break }
-      let existing = nodes[slot - 1]
-      if existing.key.typeID == key.typeID && existing.key.name == key.name {
-        return (index, existing)
-      }
-      index = (index &+ 1) & mask
-    }
+    let (index, existing) = probe(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+    if let existing { return (index, existing) }
     nodes.append(node)
     slots[index] = Int32(truncatingIfNeeded: nodes.count)
     return (index, nil)

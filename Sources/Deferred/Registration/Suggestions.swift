@@ -63,18 +63,9 @@ func differingStretches(_ a: [UInt8], _ b: [UInt8]) -> ([Unicode.Scalar], [Unico
 
 /// The edit distance between `a` and `b` if it is at most `bound`, else `nil`, worked out on
 /// the diagonal band of width `2 × bound + 1`, stopping once a whole row exceeds `bound`.
+/// ``closestNames(to:in:limit:)`` passes names without their common prefix and suffix.
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: Int) -> Int? {
   guard abs(a.count - b.count) <= bound else { return nil }
-  var start = 0
-  while start < a.count && start < b.count && a[start] == b[start] { start += 1 }
-  var aEnd = a.count
-  var bEnd = b.count
-  while aEnd > start && bEnd > start && a[aEnd - 1] == b[bEnd - 1] {
-    aEnd -= 1
-    bEnd -= 1
-  }
-  let a = a[start..<aEnd]
-  let b = b[start..<bEnd]
   let (rows, columns) = (a.count, b.count)
   if rows == 0 || columns == 0 { return max(rows, columns) }
   let over = bound + 1
@@ -88,9 +79,9 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: In
     if low > high { return nil }
     current[low - 1] = low == 1 ? min(i, over) : over
     var best = current[low - 1]
-    let scalar = a[a.startIndex + i - 1]
+    let scalar = a[i - 1]
     for j in low...high {
-      let substitution = previous[j - 1] + (scalar == b[b.startIndex + j - 1] ? 0 : 1)
+      let substitution = previous[j - 1] + (scalar == b[j - 1] ? 0 : 1)
       let value = min(previous[j] + 1, current[j - 1] + 1, substitution, over)
       current[j] = value
       best = min(best, value)
