@@ -15,10 +15,6 @@ public struct CollectionKey<Element: Sendable>: Hashable, Sendable, CustomString
 
   /// Creates the key of a collection of `Element`s.
   ///
-  /// ```swift
-  /// let handlers = CollectionKey<any LaunchHandler>(name: "launch")
-  /// ```
-  ///
   /// - Parameters:
   ///   - element: The elements' type; it may be left out where the compiler can infer it.
   ///   - name: A name that tells apart several collections of one element type.

@@ -21,8 +21,7 @@ extension Container {
   ///   - type: The type the factory makes.
   ///   - argument: The type of its argument.
   ///   - name: A name, where several factories make the same type from the same argument type.
-  ///   - priority: When its dependencies are built during launch; ``Priority/onDemand`` by
-  ///     default.
+  ///   - priority: When its dependencies are built; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from the argument, then its dependencies.
   /// - Returns: The factory's key, which resolving takes with an argument of its type.
@@ -352,9 +351,6 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
     }
     _ = dropped
   }
-
-  /// How many values it holds.
-  var count: Int { state.withLock { $0.order.count - $0.head } }
 }
 
 extension AnyNode {

@@ -57,14 +57,6 @@ extension Container {
   /// sharing it safe, and a factory whose parameters are the services of the `dependencies`
   /// keys, in order: the form for dependencies registered under a name.
   ///
-  /// ```swift
-  /// let suite = ServiceKey<UserDefaults>(name: "suite")
-  /// try container.register(suite, promising: .threadSafe) { UserDefaults(suiteName: "app")! }
-  /// try container.register(
-  ///   ServiceKey<Store>(), promising: .threadSafe, dependencies: suite,
-  ///   factory: FileStore.init(defaults:))
-  /// ```
-  ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
   ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.

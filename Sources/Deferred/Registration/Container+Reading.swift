@@ -74,14 +74,8 @@ extension Container {
 
   /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
   /// safe (``ConcurrencyPromise``), that takes its dependencies as one ``ServiceReader`` and
-  /// declares the services it reads through it.
-  ///
-  /// ```swift
-  /// try container.register(
-  ///   FeedModel.self, scope: .transient, promising: .mainActor,
-  ///   reading: ExerciseServiceProtocol.self, StorageManagerType.self
-  /// ) { reader in FeedModel(dependencies: reader) }
-  /// ```
+  /// declares the services it reads through it: the form of
+  /// ``register(_:name:scope:priority:replacing:reading:_:factory:)`` with a promise.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.

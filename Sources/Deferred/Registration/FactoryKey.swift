@@ -33,19 +33,6 @@ public struct FactoryKey<Argument, Value: Sendable>: Hashable, Sendable,
     self.name = name
   }
 
-  /// Keys are equal when their names are.
-  ///
-  /// - Parameters:
-  ///   - lhs: A key.
-  ///   - rhs: Another key.
-  /// - Returns: Whether they name the same factory.
-  public static func == (lhs: FactoryKey, rhs: FactoryKey) -> Bool { lhs.name == rhs.name }
-
-  /// Hashes the key's name.
-  ///
-  /// - Parameter hasher: The hasher.
-  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
   /// How the key is shown in errors and reports: the value's type, then the argument's in
   /// parentheses (`DetailModel(Int)`).
   public var description: String { erased.description }

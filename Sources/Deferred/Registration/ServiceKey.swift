@@ -9,7 +9,8 @@
 /// let storage: Storage = try container.resolve(cache)
 /// ```
 ///
-/// Keys are cheap values: create them where they are needed, or keep them in `static let`s.
+/// Keys are cheap values, equal when their names are: create them where they are needed, or
+/// keep them in `static let`s.
 public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   /// The name that tells apart several registrations of the same type, or `nil` for the
   /// type's unnamed registration.
@@ -36,23 +37,6 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   ///   .byType, dependencies: .byType, sqlite, .byType, factory: Pool.init(factory:sqlite:ids:))
   /// ```
   public static var byType: ServiceKey { ServiceKey() }
-
-  /// Keys are equal when their names are.
-  ///
-  /// - Parameters:
-  ///   - lhs: A key.
-  ///   - rhs: Another key.
-  /// - Returns: Whether they name the same registration.
-  public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-    lhs.name == rhs.name
-  }
-
-  /// Hashes the key's name.
-  ///
-  /// - Parameter hasher: The hasher.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(name)
-  }
 
   /// How the key is shown in errors and reports: the type, then the name in brackets.
   public var description: String { erased.description }

@@ -19,10 +19,10 @@ func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [
       && otherCount <= maxComparedScalars
     {
       let otherScalars = Array(other.unicodeScalars)
+      // The standard library's search is linear (a Z-algorithm).
       let related =
         otherCount < targetCount
-        ? Pattern(otherScalars).occurs(in: targetScalars)
-        : Pattern(targetScalars).occurs(in: otherScalars)
+        ? targetScalars.contains(otherScalars) : otherScalars.contains(targetScalars)
       if related { return (1, candidate) }
     }
     guard abs(targetCount - otherCount) <= bound else { return nil }
@@ -92,35 +92,4 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: In
   }
   let distance = previous[columns]
   return distance <= bound ? distance : nil
-}
-
-/// A string to look for, with its Knuth–Morris–Pratt failure table.
-struct Pattern {
-  let scalars: [Unicode.Scalar]
-  private let failure: [Int]
-
-  init(_ scalars: [Unicode.Scalar]) {
-    self.scalars = scalars
-    var failure = [Int](repeating: 0, count: scalars.count)
-    var length = 0
-    for index in scalars.indices.dropFirst() {
-      while length > 0 && scalars[index] != scalars[length] { length = failure[length - 1] }
-      if scalars[index] == scalars[length] { length += 1 }
-      failure[index] = length
-    }
-    self.failure = failure
-  }
-
-  /// Whether the pattern occurs in `text`, in time linear in their lengths.
-  func occurs(in text: [Unicode.Scalar]) -> Bool {
-    guard !scalars.isEmpty else { return true }
-    guard scalars.count <= text.count else { return false }
-    var matched = 0
-    for scalar in text {
-      while matched > 0 && scalar != scalars[matched] { matched = failure[matched - 1] }
-      if scalar == scalars[matched] { matched += 1 }
-      if matched == scalars.count { return true }
-    }
-    return false
-  }
 }
