@@ -4,7 +4,8 @@
 // documentation, which shows the pack form.
 
 extension Container {
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of no parameters.
+  /// Registers a service made by a factory of no parameters; the pack form
+  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -17,7 +18,8 @@ extension Container {
       factory: .sync { resolver in return objectOfValue(try factory()) })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of one parameter.
+  /// Registers a service made by a factory of one parameter, a dependency resolved by its type;
+  /// the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -32,7 +34,9 @@ extension Container {
       })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of two parameters.
+  /// Registers a service made by a factory of two parameters, each a dependency resolved by
+  /// its type; the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents
+  /// the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1, D2>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -48,7 +52,9 @@ extension Container {
       })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of three parameters.
+  /// Registers a service made by a factory of three parameters, each a dependency resolved by
+  /// its type; the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents
+  /// the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1, D2, D3>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -69,7 +75,9 @@ extension Container {
       })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of four parameters.
+  /// Registers a service made by a factory of four parameters, each a dependency resolved by
+  /// its type; the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents
+  /// the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1, D2, D3, D4>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -90,7 +98,9 @@ extension Container {
       })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of five parameters.
+  /// Registers a service made by a factory of five parameters, each a dependency resolved by
+  /// its type; the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents
+  /// the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1, D2, D3, D4, D5>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
@@ -113,7 +123,9 @@ extension Container {
       })
   }
 
-  /// ``register(_:name:scope:priority:replacing:_:)-2f3f1`` for a factory of six parameters.
+  /// Registers a service made by a factory of six parameters, each a dependency resolved by
+  /// its type; the pack form ``register(_:name:scope:priority:replacing:_:)-2f3f1`` documents
+  /// the rest.
   @_documentation(visibility: internal) @discardableResult
   public func register<Value: Sendable, D1, D2, D3, D4, D5, D6>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
