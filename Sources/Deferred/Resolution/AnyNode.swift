@@ -11,14 +11,14 @@ import Dispatch
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
-  /// The dependencies the factory declares, or `nil` if it resolves what it needs itself (its
-  /// edges are then observed while it runs).
+  /// The dependencies the factory declares; `nil` if it resolves them itself (then observed).
   let dependencies: DependencyList?
   /// The container the factory's dependencies come from. Unowned: a node lives in its owner's
   /// registry and those of its children, which keep the owner alive.
   unowned let owner: Container
   /// The identity of ``owner``, compared without reading the unowned reference.
   private let ownerID: ObjectIdentifier
+  /// The built singleton's value (``objectOfValue(_:)``), once published.
   let value = AtomicReference<AnyObject>()
   /// A transient service's recorded makings (`nil` for any other, or with recording off).
   let transientTally: TransientTally?
@@ -29,8 +29,7 @@ final class AnyNode: @unchecked Sendable {
   let kind: ScopeKind
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
-  /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
-  /// it go to the main-thread lane.
+  /// Whether the factory is isolated to the main actor, where it runs.
   let isMainActor: Bool
   /// One bit each (``Bit``).
   fileprivate let flags = AtomicWord()
@@ -76,8 +75,7 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
-  /// Whether a named scope was registered in any container of the process: until one is, a
-  /// build need not look for one among its dependencies.
+  /// Whether any container registered a named scope: until then no build looks for one.
   static let namedScopesRegistered = AtomicWord()
 
   @inline(__always)
@@ -160,8 +158,7 @@ final class AnyNode: @unchecked Sendable {
   }
 
   /// Whether this node is synchronous, declares its dependencies, and each is a built
-  /// singleton. Once true it stays true (a published value stays published, a built
-  /// registration is never replaced), so it is noted in a bit and later calls read the bit.
+  /// singleton. Once true it stays true, so it is noted in a bit.
   var dependenciesAreBuilt: Bool {
     if flags.loadAcquire() & Bit.dependenciesBuilt != 0 { return true }
     guard !isAsync, let dependencies else { return false }
@@ -171,9 +168,8 @@ final class AnyNode: @unchecked Sendable {
     return true
   }
 
-  /// Whether a value of this transient service can be made at once: synchronous, not isolated
-  /// to the main actor, its declared dependencies seen built (``dependenciesAreBuilt``), not
-  /// replaced, not shut down.
+  /// Whether a value of this transient service can be made at once: not main-actor, its
+  /// dependencies seen built (``dependenciesAreBuilt``), not replaced, not shut down.
   @inline(__always)
   var makesAtOnce: Bool {
     kind == .transient && !isMainActor
@@ -213,11 +209,8 @@ final class AnyNode: @unchecked Sendable {
   }
 
   /// Publishes or holds the value a build made, ends the build, wakes its waiters and hands
-  /// queued work the value; returns the value if it is held.
-  ///
-  /// A weak service holds a weak reference; a named-scope service, or a singleton that depends
-  /// on one, holds its value in its state, one per generation; any other singleton publishes
-  /// it in ``value`` for good.
+  /// queued work the value; returns the value if it is held. Only a singleton that does not
+  /// depend on a named scope publishes it in ``value``, for good.
   @discardableResult
   func finish(_ made: AnyObject, attempt: Int) -> Held? {
     switch kind {
@@ -364,8 +357,7 @@ final class AnyNode: @unchecked Sendable {
     return true
   }
 
-  /// A fresh node for the same registration, owned by `container`: a child's copy of a service
-  /// that depends on one of the child's overrides.
+  /// A child `container`'s copy of this registration, which depends on one of its overrides.
   func copy(owner container: Container) -> AnyNode {
     AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
@@ -407,8 +399,7 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     self.init(keys)
   }
 
-  /// Appends the unnamed key of `type`; `capacity`, if known, is how many keys the list will
-  /// hold, so that an array is made once.
+  /// Appends the unnamed key of `type`; `capacity`, if known, sizes the array once.
   @inline(__always)
   mutating func append(type: Any.Type, capacity: Int = 0) {
     switch storage {
@@ -622,8 +613,7 @@ func valueOfObject<Value>(_ object: AnyObject, as _: Value.Type) -> Value {
   return unsafeDowncast(object, to: ValueBox<Value>.self).value
 }
 
-/// A held service's value, retained: a generation's value (``objectOfValue(_:)``), or a weak
-/// service's object.
+/// A held service's value, retained: a generation's value, or a weak service's object.
 enum Held: @unchecked Sendable {
   case value(AnyObject)
   case object(AnyObject)

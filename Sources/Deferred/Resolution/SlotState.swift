@@ -98,8 +98,7 @@ struct SlotState {
   private var pending: [PendingWork] { rare?.pending ?? [] }
   /// What a factory that resolves its own dependencies resolved in past builds.
   var observed: [AnyServiceKey] { rare?.observed ?? [] }
-  /// The generation the next build makes: one more per reset, or per rebuild of a weak service
-  /// whose object went.
+  /// The generation the next build makes: one more per reset, or per rebuild of a weak object.
   var generation: Int { rare?.generation ?? 0 }
   /// Builds begun before a reset, still running: they end apart from the state.
   private var stale: [Building] { rare?.stale ?? [] }
@@ -274,8 +273,7 @@ struct SlotState {
       wake: latch?.finish(.built(value)), work: takePending(delivering: true), value: value)
   }
 
-  /// Ends the build under way with a failure: the next resolve tries again. Queued work stays
-  /// queued until a later build succeeds.
+  /// Ends the build with a failure: the next resolve tries again; queued work stays queued.
   mutating func failed(attempt: Int, _ error: DeferredError) -> DispatchGroup? {
     if let building = removeStale(attempt: attempt) {
       return building.latch?.finish(.failed(error))
@@ -349,14 +347,12 @@ struct SlotState {
     }
   }
 
-  /// After the builder handed queued work over: the work that came meanwhile, or nothing (the
-  /// handing over is done).
+  /// After the builder handed queued work over: the work that came meanwhile, or none.
   mutating func delivered() -> [PendingWork] {
     takePending(delivering: !pending.isEmpty)
   }
 
-  /// Marks the service replaced by a new registration, if it was never built nor is being
-  /// built; returns the work queued for it, which now belongs to the replacement.
+  /// Marks the service replaced, if it is idle; returns its queued work, for the replacement.
   mutating func retire(replacedBy replacement: AnyNode) -> [PendingWork]? {
     guard isIdle else { return nil }
     state = .retired(replacement: replacement)
