@@ -2,20 +2,9 @@
 /// value an app's `Has*` protocols are implemented on, whose every read is an edge the
 /// container knows.
 ///
-/// Apps often give a screen's model one value that has each of its dependencies, and pass the
-/// container itself as that value:
-///
-/// ```swift
-/// protocol HasExerciseService { var exerciseService: ExerciseServiceProtocol { get } }
-/// final class FeedModel {
-///   init(dependencies: HasExerciseService & HasStorageManager) { ... }
-/// }
-/// ```
-///
-/// Those reads are not edges of Deferred's graph: ``Container/validate()``, the launch order
-/// and the report miss them, and a child container's test double never reaches the model.
-/// Register the model with the services it reads (`reading:`), and implement the `Has*`
-/// protocols on `ServiceReader` instead:
+/// Reads through a container passed as a model's dependencies are not edges of Deferred's
+/// graph. Register the model with the services it reads (`reading:`), and implement the `Has*`
+/// protocols on `ServiceReader` instead of on the container:
 ///
 /// ```swift
 /// extension ServiceReader: HasExerciseService {
@@ -29,10 +18,9 @@
 ///
 /// The declared reads are the registration's dependencies, as a factory's parameters are:
 /// validated, built before the model, recorded, and overridden by a child container (which
-/// makes the model anew with its own reader). A model may keep its reader and read later.
-///
-/// A read of anything not declared throws ``DeferredError/Code/undeclaredRead``, naming the
-/// service to add to `reading:`. The reader holds its container weakly.
+/// makes the model anew with its own reader). A model may keep its reader and read later. A
+/// read of anything not declared throws ``DeferredError/Code/undeclaredRead``. The reader
+/// holds its container weakly. See <doc:ComingFromOtherContainers#Apps-that-read-the-container>.
 public struct ServiceReader: Sendable {
   /// The container whose build made the reader (a child's copy reads from the child).
   private weak var container: Container?

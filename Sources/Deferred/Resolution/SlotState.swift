@@ -258,19 +258,14 @@ struct SlotState {
       }
       return Ending(wake: wake, work: takePending(delivering: true), value: value)
     }
-    let latch = end(attempt: attempt)
-    if let storing {
-      state = .held(storing, attempts: attempt)
-    } else {
-      state = .published
-    }
+    let wake = end(attempt: attempt)?.finish(.built(value))
+    state = storing.map { .held($0, attempts: attempt) } ?? .published
     // Most builds have no queued work (and no box): nothing to hand over.
     guard let rare, !rare.pending.isEmpty else {
       if delivering { unsharedRare().delivering = false }
-      return Ending(wake: latch?.finish(.built(value)), work: nil, value: value)
+      return Ending(wake: wake, work: nil, value: value)
     }
-    return Ending(
-      wake: latch?.finish(.built(value)), work: takePending(delivering: true), value: value)
+    return Ending(wake: wake, work: takePending(delivering: true), value: value)
   }
 
   /// Ends the build with a failure: the next resolve tries again; queued work stays queued.
