@@ -288,8 +288,7 @@ extension AnyNode {
     switch kind {
     case .singleton, .weak, .named:
       let (node, held) = try ensureBuiltHolding(context)
-      if let held { return held.read(as: Value.self) }
-      return node.read(as: Value.self)
+      return held?.read(as: Value.self) ?? node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
       // As its object: a non-`Sendable` value crosses under the promise it was registered with.
       let made = try MainThread.run(for: self, on: context) { main throws(DeferredError) in
@@ -373,8 +372,7 @@ extension AnyNode {
   {
     let (node, held) = try await ensureBuiltHoldingAsync(context)
     guard kind == .transient else {
-      if let held { return held.read(as: Value.self) }
-      return node.read(as: Value.self)
+      return held?.read(as: Value.self) ?? node.read(as: Value.self)
     }
     if isMainActor && !isAsync {
       // Its synchronous factory runs only on the main actor: made there, the caller suspended.

@@ -330,11 +330,7 @@ final class AnyNode: @unchecked Sendable {
         PendingWork(queue: queue) { node, held in
           // Handed out: a service warmed up for this work was not warmed up for nothing.
           node.wasResolved.set()
-          if let held {
-            work(held.read(as: Value.self))
-          } else {
-            work(node.read(as: Value.self))
-          }
+          work(held?.read(as: Value.self) ?? node.read(as: Value.self))
         }
       ], ahead: false)
   }
