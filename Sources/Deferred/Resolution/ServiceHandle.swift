@@ -57,11 +57,6 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   /// A built singleton is read lock-free; anything else is resolved as
   /// ``Container/resolve(_:)->Value`` resolves it.
   ///
-  /// ```swift
-  /// let clock = try container.handle(Clock.self)
-  /// for frame in frames { render(frame, at: try clock.resolve().now) }
-  /// ```
-  ///
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``; also for an `async`
   ///   service not built yet (use ``awaitService(isolation:)``), or once the container is shut
