@@ -1,26 +1,22 @@
-/// How builds run: the walk that builds a service's dependencies first, the attempt that runs
-/// one factory and publishes its value, and the making of transients. Synchronous and `async`
-/// factories share every step but the call of the factory itself.
+/// How builds run: the walk that builds dependencies first, the attempt that runs one factory
+/// and publishes its value, and the making of transients, for synchronous and `async` factories.
 extension AnyNode {
-  /// Makes this node's value available on `context`: builds this singleton and every singleton
-  /// it declares, dependencies first. For a transient node, builds the singletons it declares.
-  /// Returns the node that holds the value: this one, or the registration that replaced it.
+  /// Builds this singleton and every singleton it declares, dependencies first, on `context`
+  /// (for a transient, only what it declares). Returns the node that holds the value: this one,
+  /// or the registration that replaced it.
   ///
-  /// The walk is iterative, over an explicit stack, so a chain of 10,000 services needs no
-  /// deeper native stack than a chain of one. A node is claimed before its dependencies are
-  /// walked (so other threads wait instead of building it twice) and built once they are ready.
-  /// Declared dependencies are looked up in the node's owner: a node a child container inherits
-  /// from its parent takes its dependencies from the parent.
+  /// The walk is iterative over an explicit stack, so a chain of 10,000 services needs no deeper
+  /// native stack than a chain of one. A node is claimed before its dependencies are walked (so
+  /// other threads wait instead of building it twice) and built once they are ready. Declared
+  /// dependencies are looked up in the node's owner.
   @discardableResult
   func ensureBuilt(_ context: BuildContext) throws(DeferredError) -> AnyNode {
     try ensureBuiltHolding(context).node
   }
 
-  /// ``ensureBuilt(_:)``, which also returns the root's value if it is held (a weak or
-  /// named-scope service, or a singleton built with one): the value this context built, waited
-  /// for, or found, retained, so that a reset or the last holder letting go cannot take it
-  /// from under the caller. A weak service the root depends on is not built by the walk (it
-  /// would go at once): the factory that needs it builds it when it resolves it.
+  /// ``ensureBuilt(_:)``, which also returns the root's held value, retained, so that a reset
+  /// cannot take it from under the caller. A weak dependency is not built by the walk (it would
+  /// go at once): the factory that needs it builds it.
   func ensureBuiltHolding(_ context: BuildContext) throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
@@ -32,8 +28,7 @@ extension AnyNode {
     var root = self
     var rootHeld: Held?
     let baseDepth = context.chain.count
-    // The container the current node's dependencies come from, read from a node only when
-    // the node's owner differs from the last one's.
+    // The container the current node's dependencies come from, read again only on a change.
     var owner = owner
     do throws(DeferredError) {
       walk: while true {
@@ -79,9 +74,8 @@ extension AnyNode {
         case .dependencies:
           break
         }
-        // The dependencies not built yet: the first becomes the top frame, built first; this
-        // node's frame goes below the others, which go on in reverse order, so that they are
-        // built in the order they are declared.
+        // The dependencies not built yet: the first becomes the top frame; this node's frame
+        // goes below the others, pushed in reverse so they are built in declared order.
         context.chain.append(node.key)
         let pushedFrom = context.frames.count
         var first: AnyNode?
@@ -125,7 +119,7 @@ extension AnyNode {
       context.frames.removeSubrange(base...)
       for frame in [top] + below {
         guard case .claimed(let attempt, let span) = frame.stage else { continue }
-        withRecorder { $0.discard(span, frame.node, context) }
+        self.owner.recorder.discard(span, frame.node, context)
         frame.node.fail(attempt: attempt, error)
       }
       context.chain.removeSubrange(baseDepth...)
@@ -143,8 +137,7 @@ struct WalkFrame {
     case unvisited
     /// Visited: its dependencies are on the walk's stack, or ready.
     case visited
-    /// Visited, and its build claimed by this context (this attempt, its record's start):
-    /// built once its dependencies are.
+    /// Visited and claimed by this context: built once its dependencies are.
     case claimed(attempt: Int, span: Span?)
   }
 
@@ -155,21 +148,20 @@ struct WalkFrame {
 extension AnyNode {
   /// What the walk does next with a node it reached.
   enum Visit {
-    /// Nothing more: it is built (published, `nil`, or held, its value), was waited for, or
-    /// was built on the main actor.
+    /// Nothing more: built (its value if held), waited for, or built on the main actor.
     case done(Held?)
-    /// Its registration was replaced before it was built: the walk builds the replacement.
+    /// Replaced before it was built: the walk builds the replacement.
     case replaced(AnyNode)
-    /// This context claimed its build: its dependencies first, then its factory. The build's
-    /// record began with the claim, so it includes the dependencies it caused to be built.
+    /// Claimed by this context: dependencies first, then its factory. Its record began with
+    /// the claim, so it includes the dependencies it caused to be built.
     case claimed(attempt: Int, span: Span?)
     /// A transient: its dependencies are walked, and whoever needs it makes it.
     case dependencies
   }
 
-  /// The walk's visit of this node on `context`, whose chain does not include it yet; `owner`
-  /// is the node's. A synchronous cached service off the main actor, what most are, is claimed
-  /// in line in the walk; any other first goes through ``visitOther(_:)``.
+  /// The walk's visit of this node (not on `context`'s chain yet), owned by `owner`. A
+  /// synchronous cached service off the main actor is claimed inline; any other first goes
+  /// through ``visitOther(_:)``.
   @inline(__always)
   func visit(_ context: BuildContext, owner: Container) throws(DeferredError) -> Visit {
     if isAsync || isMainActor || kind == .transient, let visit = try visitOther(context) {
@@ -198,8 +190,7 @@ extension AnyNode {
       throw DeferredError(.asyncService, key: key, chain: context.chain + [key])
     }
     if isMainActor && kind.isCached && !isPublished && context !== BuildContext.mainActor {
-      // Built by the main actor (this thread waiting, if it is another); what it needs is
-      // built there too.
+      // Built on the main actor, with what it needs; this thread, if another, waits.
       return .done(
         try MainThread.run(for: self, on: context) { main throws(DeferredError) in
           try self.ensureBuiltHolding(main).held
@@ -222,9 +213,8 @@ extension AnyNode {
 }
 
 extension AnyNode {
-  /// Runs the factory of a build this context claimed, whose dependencies are ready, with
-  /// `owner`, the node's, and publishes or holds the value (returned if held); on failure,
-  /// fails the build and throws.
+  /// Runs the factory of a claimed build whose dependencies are ready, and publishes or holds
+  /// the value (returned if held); on failure, fails the build and throws.
   @discardableResult
   func build(_ context: BuildContext, owner: Container, attempt: Int, span: Span?)
     throws(DeferredError) -> Held?
@@ -242,9 +232,8 @@ extension AnyNode {
     return try conclude(made, context, owner: owner, attempt: attempt, span: span)
   }
 
-  /// Ends a build whose factory ran: records it on the recorder of `owner` (the node's), then
-  /// publishes the value, or fails the build and throws. The recorder is read from `owner` at
-  /// the call, which `owner` outlives, so the reference is not retained for it.
+  /// Ends a build whose factory ran: records it, then publishes the value, or fails the build
+  /// and throws.
   @inline(__always)
   private func conclude(
     _ made: Result<AnyObject, DeferredError>, _ context: BuildContext, owner: Container,
@@ -261,8 +250,7 @@ extension AnyNode {
     }
   }
 
-  /// Runs a synchronous factory on `context`, whose chain ends with this service, with a
-  /// resolver of `owner`, the node's: the value made (its object), or what went wrong.
+  /// Runs a synchronous factory on `context`, whose chain ends with this service.
   private func run(_ context: BuildContext, owner: Container) -> Result<AnyObject, DeferredError> {
     do {
       guard let object = try factory.callSync(self, context, owner: owner) else {
@@ -284,8 +272,8 @@ extension AnyNode {
     }
   }
 
-  /// What a factory threw, as the error of this service: a ``DeferredError`` from a dependency
-  /// as it is, anything else as ``DeferredError/Code/factoryFailed``.
+  /// What a factory threw, as this service's error: a ``DeferredError`` as it is, anything
+  /// else as ``DeferredError/Code/factoryFailed``.
   private func failure(_ error: any Error, _ context: BuildContext) -> DeferredError {
     (error as? DeferredError)
       ?? DeferredError(.factoryFailed, key: key, chain: context.chain, underlying: error)
@@ -300,11 +288,9 @@ extension AnyNode {
     switch kind {
     case .singleton, .weak, .named:
       let (node, held) = try ensureBuiltHolding(context)
-      if let held { return held.read(as: Value.self) }
-      return node.read(as: Value.self)
+      return held?.read(as: Value.self) ?? node.read(as: Value.self)
     case .transient where isMainActor && context !== BuildContext.mainActor:
-      // Handed back as its object: a value that is not `Sendable` crosses from the main actor
-      // under the promise it was registered with.
+      // As its object: a non-`Sendable` value crosses under the promise it was registered with.
       let made = try MainThread.run(for: self, on: context) { main throws(DeferredError) in
         SendableObject(try self.makeTransient(main))
       }
@@ -326,26 +312,19 @@ extension AnyNode {
     return try makeValue(context)
   }
 
-  /// Makes one value of this transient node on `context`, which is idle (no build or making is
-  /// under way on it), once ``makesAtOnce``: no walk, no check of the dependencies, no record's
-  /// span (no build encloses it, so no nested time to account for). It is on the chain while
-  /// its factory runs, as any making is, so that what the factory resolves itself is built and
-  /// named as it would be, and a factory that comes back to it is a cycle; marked as the
-  /// context's making, it is put there only when something reads the chain
-  /// (``BuildContext/beginMaking(_:)``). Every making is counted; the first
-  /// ``TransientStats/sampleLimit`` are timed, then one in ``TransientStats/timingStride`` (the
-  /// report says how many were).
+  /// Makes one value of this transient node on the idle `context`, once ``makesAtOnce``: no
+  /// walk, no span. It counts as on the chain while its factory runs
+  /// (``BuildContext/beginMaking(_:)``), so errors and cycles are named as for any making.
   func makeAtOnce(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     context.beginMaking(self)
-    // The owner read once, not at each use of the unowned reference.
+    // The unowned owner read once.
     let owner = owner
     let made = runCounted(context, owner: owner, recorder: owner.recorder)
     context.endMaking()
     return try made.get()
   }
 
-  /// Runs this transient node's factory for ``makeAtOnce(_:)``, counted on `recorder` (the
-  /// owner's) and, past the first makings, timed one in `TransientStats.timingStride`.
+  /// Runs the factory for ``makeAtOnce(_:)``: counted, and timed as ``TransientTally`` says.
   @inline(__always)
   private func runCounted(_ context: BuildContext, owner: Container, recorder: Recorder)
     -> Result<AnyObject, DeferredError>
@@ -358,15 +337,9 @@ extension AnyNode {
     return made
   }
 
-  /// A handle's making of this transient node, if it can be made at once (``makesAtOnce``,
-  /// neither `container` nor the owner shut down, the node still the one `container`
-  /// resolves, and no build under way on the calling thread): its value's object, or `nil`.
-  /// Anything else is resolved by key, as ``Container/resolve(_:)`` does.
-  ///
-  /// A node `container` inherits is looked up again: a child copies an inherited node once
-  /// it depends on the child's overrides, which a registration in an ancestor after the
-  /// handle was made can bring about; the handle then holds the ancestor's node, which the
-  /// child no longer resolves.
+  /// A handle's making of this transient node at once (``makesAtOnce``, `container` not shut
+  /// down, the node still the one it resolves, the thread idle); `nil` otherwise. An inherited
+  /// node is looked up again: the child may have copied it since the handle was made.
   @usableFromInline
   func makeTransient(for container: Container) throws(DeferredError) -> AnyObject? {
     guard makesAtOnce,
@@ -378,8 +351,7 @@ extension AnyNode {
     return try makeAtOnce(context)
   }
 
-  /// Runs this transient node's factory on `context`, its dependencies ready, and records it
-  /// as a transient. (An argument factory calls it with its argument set on the context.)
+  /// Runs this transient node's factory on `context`, its dependencies ready, and records it.
   func makeValue(_ context: BuildContext) throws(DeferredError) -> AnyObject {
     let making = TransientMaking(self, context)
     let made = run(context, owner: owner)
@@ -394,15 +366,13 @@ extension AnyNode {
     valueOfObject(try makeValue(context), as: Value.self)
   }
 
-  /// Resolves this node, of type `Value`, from async code when it is not built yet, or is
-  /// transient.
+  /// ``resolveSlow(_:as:)`` from async code.
   func resolveSlowAsync<Value: Sendable>(_ context: BuildContext, as _: Value.Type)
     async throws(DeferredError) -> Value
   {
     let (node, held) = try await ensureBuiltHoldingAsync(context)
     guard kind == .transient else {
-      if let held { return held.read(as: Value.self) }
-      return node.read(as: Value.self)
+      return held?.read(as: Value.self) ?? node.read(as: Value.self)
     }
     if isMainActor && !isAsync {
       // Its synchronous factory runs only on the main actor: made there, the caller suspended.
@@ -416,17 +386,15 @@ extension AnyNode {
     return valueOfObject(try made.get(), as: Value.self)
   }
 
-  /// Makes this node's value available to async code on `context`, blocking no thread of the
-  /// cooperative pool: a synchronous service is built on a Dispatch queue; an async one is built
-  /// on the calling task, its dependencies resolved as its factory asks for them. Returns the
-  /// node that holds the value (this one, or its replacement).
+  /// ``ensureBuilt(_:)`` from async code, blocking no thread of the pool: a synchronous service
+  /// is built on a Dispatch queue; an async one on the calling task, its dependencies resolved
+  /// as its factory asks for them.
   @discardableResult
   func ensureBuiltAsync(_ context: BuildContext) async throws(DeferredError) -> AnyNode {
     try await ensureBuiltHoldingAsync(context).node
   }
 
-  /// ``ensureBuiltAsync(_:)``, which also returns the value if it is held (as
-  /// ``ensureBuiltHolding(_:)``).
+  /// ``ensureBuiltAsync(_:)``, which also returns the held value.
   func ensureBuiltHoldingAsync(_ context: BuildContext) async throws(DeferredError) -> (
     node: AnyNode, held: Held?
   ) {
@@ -468,22 +436,20 @@ extension AnyNode {
   }
 }
 
-/// One transient value being made: its place in the chain and its record, from the start to
-/// the end of its factory. It keeps only the record's start: the node and the context are
-/// passed again at the end.
+/// One transient value being made: on the chain and recorded while its factory runs.
 private struct TransientMaking: ~Copyable {
   let span: Span?
 
   @inline(__always)
   init(_ node: AnyNode, _ context: BuildContext) {
     context.chain.append(node.key)
-    span = node.withRecorder { $0.beginMaking(context) }
+    span = node.owner.recorder.beginMaking(context)
   }
 
   /// Records the making, which has ended.
   @inline(__always)
   consuming func end(_ node: AnyNode, _ context: BuildContext) {
-    node.withRecorder { $0.endTransient(span, node, context) }
+    node.owner.recorder.endTransient(span, node, context)
     context.chain.removeLast()
   }
 }

@@ -1,31 +1,24 @@
 import Dispatch
 
-/// A registration in a container, with its state.
+/// A registration in a container, with its state: one class for every service type, whose
+/// resolve casts the value back to the type it asked for.
 ///
-/// The resolve hot path reads only ``value``: a built singleton's value as one object
-/// (``objectOfValue(_:)``), published once with release ordering and read with acquire
-/// ordering, so resolving a built service takes no lock. Everything else of the node's
-/// lifecycle is its ``SlotState``, behind its lock.
-///
-/// One class for every service, not a generic class per service type (Benchmarks/README.md,
-/// "Why the core is shaped as it is"): a resolve casts the value back to the type it asked for.
+/// The resolve hot path reads only ``value``, a built singleton's object, published once
+/// without a lock. The rest of the lifecycle is its ``SlotState``, behind its lock.
 ///
 /// Safety: `@unchecked Sendable` because its one mutable field, the slot state, is touched only
 /// under the node's lock (``NodeLock``); everything else is immutable or atomic.
 @usableFromInline
 final class AnyNode: @unchecked Sendable {
   let key: AnyServiceKey
-  /// The dependencies the factory declares by its parameters, or `nil` for a factory that
-  /// resolves what it needs itself (its edges are then observed while it runs).
+  /// The dependencies the factory declares; `nil` if it resolves them itself (then observed).
   let dependencies: DependencyList?
-  /// The container whose registrations the factory's dependencies come from. Unowned: a node
-  /// lives in its owner's registry (and in those of the owner's children, which keep the
-  /// owner alive), and nothing reads `owner` once it is gone.
+  /// The container the factory's dependencies come from. Unowned: a node lives in its owner's
+  /// registry and those of its children, which keep the owner alive.
   unowned let owner: Container
-  /// The identity of ``owner``, which ``isOwned(by:)`` compares without reading the unowned
-  /// reference.
+  /// The identity of ``owner``, compared without reading the unowned reference.
   private let ownerID: ObjectIdentifier
-  /// The built singleton, once published.
+  /// The built singleton's value (``objectOfValue(_:)``), once published.
   let value = AtomicReference<AnyObject>()
   /// A transient service's recorded makings (`nil` for any other, or with recording off).
   let transientTally: TransientTally?
@@ -33,34 +26,41 @@ final class AnyNode: @unchecked Sendable {
   /// A named scope's name, as its index in ``ScopeNames`` (0 for any other scope).
   private let scopeName: UInt32
   let priority: Priority
-  /// The scope's kind, which the build paths test.
   let kind: ScopeKind
   /// Whether the factory is `async`: such a service is resolved only with `await`.
   let isAsync: Bool
-  /// Whether the factory is isolated to the main actor: it runs there, and deferred builds of
-  /// it go to the main-thread lane.
+  /// Whether the factory is isolated to the main actor, where it runs.
   let isMainActor: Bool
-  /// ``wasResolved``, ``wasNeeded``, ``holdsValue``, whether the declared dependencies are
-  /// built (``dependenciesAreBuilt``) and whether the registration was replaced, a bit each.
+  /// One bit each (``Bit``).
   fileprivate let flags = AtomicWord()
   private let lock = NodeLock()
-  /// Guarded by ``lock``, like the latches of its builds. The lock is what keeps accesses
-  /// apart, so the runtime's exclusivity check is off.
+  /// Guarded by ``lock`` (so the runtime's exclusivity check is off), like its builds' latches.
   @exclusivity(unchecked) private var slot = SlotState()
 
-  /// Set the first time the built value is handed out to the app (a resolve from outside the
-  /// container's factories, or a handle): a service built in the background and never handed
-  /// out, to the app or to a factory, was warmed up for nothing.
-  var wasResolved: Flag { Flag(node: self, bit: 1) }
-  /// Set the first time a factory of the container gets the value (through its resolver): what
-  /// the app used needs it, but the app did not ask for it itself.
-  var wasNeeded: Flag { Flag(node: self, bit: 2) }
-  /// Set when a build of this singleton found that it depends on a named scope: its values are
-  /// then held, one per generation, never published in ``value`` (which cannot be dropped).
-  var holdsValue: Flag { Flag(node: self, bit: 4) }
+  /// The bits of ``flags``.
+  private enum Bit {
+    static let wasResolved: UInt64 = 1
+    static let wasNeeded: UInt64 = 2
+    static let holdsValue: UInt64 = 4
+    /// Set for good: see ``dependenciesAreBuilt``.
+    static let dependenciesBuilt: UInt64 = 16
+    /// Set for good when the registration is replaced: a handle that holds it resolves by key.
+    static let retired: UInt64 = 32
+    /// Set for good when the owner shuts down: a handle resolves by key, not reading the owner.
+    static let shutDown: UInt64 = 64
+  }
 
-  /// One of a node's flags: a bit of its ``flags``. A flag is a hint about what happened, never
-  /// a guard of other memory: it is read and written with relaxed ordering.
+  /// Set the first time the value is handed out to the app (a resolve from outside a factory,
+  /// or a handle): a background build never handed out was warmed up for nothing.
+  var wasResolved: Flag { Flag(node: self, bit: Bit.wasResolved) }
+  /// Set the first time a factory gets the value: the app needs it without asking for it.
+  var wasNeeded: Flag { Flag(node: self, bit: Bit.wasNeeded) }
+  /// Set when a build of this singleton found it depends on a named scope: its values are then
+  /// held, one per generation, never published in ``value`` (which cannot be dropped).
+  var holdsValue: Flag { Flag(node: self, bit: Bit.holdsValue) }
+
+  /// One of a node's flags: a hint about what happened, never a guard of other memory, so read
+  /// and written with relaxed ordering.
   struct Flag {
     let node: AnyNode
     let bit: UInt64
@@ -75,33 +75,19 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
-  /// The bit of ``flags`` set, for good, once every dependency this synchronous node declares
-  /// was found a built singleton (``dependenciesAreBuilt``): a published value is never
-  /// unpublished, and a built registration is never replaced, so it stays true.
-  private static let dependenciesBuiltBit: UInt64 = 16
-  /// The bit of ``flags`` set, for good, when the registration is replaced
-  /// (``retire(replacedBy:)``): a handle that holds it then resolves by key.
-  private static let retiredBit: UInt64 = 32
-  /// The bit of ``flags`` set, for good, when the owner is shut down: a handle that holds it
-  /// then resolves by key (and fails), without reading the owner.
-  private static let shutDownBit: UInt64 = 64
-
-  /// Whether a named scope was registered in any container of the process: until one is, a
-  /// build need not look for one among its dependencies.
+  /// Whether any container registered a named scope: until then no build looks for one.
   static let namedScopesRegistered = AtomicWord()
 
-  /// Whether the owner is shut down.
   @inline(__always)
-  var isShutDown: Bool { flags.loadAcquire() & Self.shutDownBit != 0 }
+  var isShutDown: Bool { flags.loadAcquire() & Bit.shutDown != 0 }
 
-  /// Notes that the owner is shut down.
   func markShutDown() {
-    flags.setBits(Self.shutDownBit)
+    flags.setBits(Bit.shutDown)
   }
 
   /// Whether the value has been handed out to anyone: the app or a factory.
   var wasUsed: Bool {
-    flags.loadRelaxed() & (1 | 2) != 0
+    flags.loadRelaxed() & (Bit.wasResolved | Bit.wasNeeded) != 0
   }
 
   /// Runs `body` with the node's state, under its lock. The body cannot throw: one with a
@@ -165,49 +151,38 @@ final class AnyNode: @unchecked Sendable {
     return valueOfObject(object, as: Value.self)
   }
 
-  /// Whether the service is built: published in its cell, or held (a weak one's object may be
-  /// gone since).
+  /// Whether the service is built: published, or held (a weak one's object may be gone since).
   var isBuilt: Bool {
     isPublished || ((kind.isHeld || holdsValue.isSet) && withState { $0.isHeld })
   }
 
-  /// Whether this node is synchronous and declares its dependencies, and every one of them is
-  /// a built singleton. Once true, noted in a bit of ``flags``: it stays true (a published
-  /// value stays published, a built registration cannot be replaced), and later calls read the
-  /// bit instead of looking each dependency up.
+  /// Whether this node is synchronous, declares its dependencies, and each is a built
+  /// singleton. Once true it stays true, so it is noted in a bit.
   var dependenciesAreBuilt: Bool {
-    if flags.loadAcquire() & Self.dependenciesBuiltBit != 0 { return true }
+    if flags.loadAcquire() & Bit.dependenciesBuilt != 0 { return true }
     guard !isAsync, let dependencies else { return false }
     guard owner.areBuilt(dependencies) else { return false }
     // Released: whoever reads the bit with acquire ordering sees the values this thread saw.
-    flags.setBits(Self.dependenciesBuiltBit)
+    flags.setBits(Bit.dependenciesBuilt)
     return true
   }
 
-  /// Whether a value of this transient service can be made at once: synchronous, not isolated
-  /// to the main actor, every declared dependency a built singleton (as last seen: the bit is
-  /// set by ``dependenciesAreBuilt``), and not replaced. One atomic load once it is.
+  /// Whether a value of this transient service can be made at once: not main-actor, its
+  /// dependencies seen built (``dependenciesAreBuilt``), not replaced, not shut down.
   @inline(__always)
   var makesAtOnce: Bool {
     kind == .transient && !isMainActor
-      && flags.loadAcquire() & (Self.dependenciesBuiltBit | Self.retiredBit | Self.shutDownBit)
-        == Self.dependenciesBuiltBit
+      && flags.loadAcquire() & (Bit.dependenciesBuilt | Bit.retired | Bit.shutDown)
+        == Bit.dependenciesBuilt
   }
 
-  /// Calls `body` with the owner's recorder.
-  @inline(__always)
-  func withRecorder<Result>(_ body: (Recorder) -> Result) -> Result {
-    body(owner.recorder)
-  }
-
-  /// The context building this node, if a build is under way.
   func currentBuilder() -> BuildContext? {
     withState { $0.builder }
   }
 
   func claim(_ context: BuildContext) -> SlotState.Claim {
     let claim = withState { state -> SlotState.Claim? in
-      // What most claims find, decided where it is inlined; anything else in `claim(by:)`.
+      // What most claims find, decided inline; anything else in `claim(by:)`.
       if let attempt = state.claimIdle(by: context) {
         return .claimed(attempt: attempt, generation: 0)
       }
@@ -217,9 +192,8 @@ final class AnyNode: @unchecked Sendable {
     return claim ?? claimOnceReset(context)
   }
 
-  /// ``claim(_:)`` of a service a reset under way has reached: once the reset has reached
-  /// every service it resets. The wait is short (a reset runs no app code under way and waits
-  /// for nothing), and told to the wait observer as a wait for this service.
+  /// ``claim(_:)`` of a service a reset under way has barred: waits until the reset has reached
+  /// every service it resets (short: a reset runs no app code), told to the wait observer.
   @inline(never)
   private func claimOnceReset(_ context: BuildContext) -> SlotState.Claim {
     while true {
@@ -233,13 +207,9 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
-  /// Publishes or holds the value a build made (``objectOfValue(_:)``), ends the build, wakes
-  /// its waiters and hands queued work its value; returns the value if it is held.
-  ///
-  /// A weak service keeps only a weak reference to its object; a named-scope service, or a
-  /// singleton whose dependencies include one (directly or through others), keeps its value
-  /// in its state, one per generation; any other singleton publishes it in ``value``, for
-  /// lock-free reads, for good.
+  /// Publishes or holds the value a build made, ends the build, wakes its waiters and hands
+  /// queued work the value; returns the value if it is held. Only a singleton that does not
+  /// depend on a named scope publishes it in ``value``, for good.
   @discardableResult
   func finish(_ made: AnyObject, attempt: Int) -> Held? {
     switch kind {
@@ -264,8 +234,7 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
-  /// ``finish(_:attempt:)`` of a value held in the state: a weak or named-scope service's, or
-  /// a singleton's that is built with one. Out of line: most builds publish their value.
+  /// ``finish(_:attempt:)`` of a value held in the state. Out of line: most builds publish.
   @inline(never)
   private func finishHeld(_ made: AnyObject, attempt: Int) -> Held? {
     let ending: SlotState.Ending
@@ -276,19 +245,15 @@ final class AnyNode: @unchecked Sendable {
         $0.built(
           attempt: attempt, storing: .weak(WeakObject(object: object)), value: .object(object))
       }
-    case .named:
+    case .named, .singleton, .transient:
+      if kind != .named { holdsValue.set() }
       ending = withState { $0.built(attempt: attempt, storing: .value(made), value: .value(made)) }
-    case .singleton, .transient:
-      holdsValue.set()
-      ending = withState {
-        $0.built(attempt: attempt, storing: .value(made), value: .value(made))
-      }
     }
     return deliver(ending)
   }
 
-  /// Wakes the waiters of a build that ended with `ending` and hands its queued work the
-  /// value; returns the value if it is held. Out of line: most builds have neither.
+  /// Wakes the waiters of `ending` and hands its queued work the value; returns the value if
+  /// it is held. Out of line: most builds have neither.
   @inline(never)
   private func deliver(_ ending: SlotState.Ending) -> Held? {
     ending.wake?.leave()
@@ -300,9 +265,7 @@ final class AnyNode: @unchecked Sendable {
     return ending.value
   }
 
-  /// The held value of a built weak or named-scope service (or a singleton built with one),
-  /// retained under the lock; `nil` for any other, or one not built: the resolve of a held
-  /// service that is built takes this lock and no walk.
+  /// The held value, retained under the lock, if the service holds one and is built.
   @inline(__always)
   func held() -> Held? {
     switch kind {
@@ -313,10 +276,9 @@ final class AnyNode: @unchecked Sendable {
     return withState { $0.held }
   }
 
-  /// Whether a value of this service, made now, was made with a named scope's value: one of
-  /// its known dependencies is of a named scope, or holds its value because it was, or is a
-  /// transient or weak service that depends on one. Skipped (one atomic load) while no named
-  /// scope is registered.
+  /// Whether a value of this service made now would be made with a named scope's value: one
+  /// of its known dependencies is of a named scope, holds its value, or is a transient or weak
+  /// service that depends on one.
   func dependsOnNamedScope() -> Bool {
     guard Self.namedScopesRegistered.loadAcquire() != 0 else { return false }
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
@@ -337,10 +299,9 @@ final class AnyNode: @unchecked Sendable {
     return false
   }
 
-  /// Drops this service's held value and starts a new generation (a build under way goes
-  /// stale), and bars claims until `barrier`'s reset ends, in one step; returns whether there
-  /// was a value or a build to drop, and the value, for the caller to release once the reset
-  /// is over (outside every lock: its deinit is the app's code, which may resolve).
+  /// In one step, drops the held value (a build under way goes stale), starts a new generation
+  /// and bars claims until `barrier`'s reset ends. Returns whether there was a value or build
+  /// to drop, and the value, to release outside every lock (its deinit is the app's code).
   func reset(barring barrier: DispatchGroup) -> (dropped: Bool, value: SlotState.Stored?) {
     withState { state in
       let dropped = state.builder != nil || state.isHeld
@@ -350,7 +311,6 @@ final class AnyNode: @unchecked Sendable {
     }
   }
 
-  /// Lifts the bar of `barrier`'s reset, which has reached every service it resets.
   func lift(_ barrier: DispatchGroup) {
     withState { $0.lift(barrier) }
   }
@@ -369,11 +329,7 @@ final class AnyNode: @unchecked Sendable {
         PendingWork(queue: queue) { node, held in
           // Handed out: a service warmed up for this work was not warmed up for nothing.
           node.wasResolved.set()
-          if let held {
-            work(held.read(as: Value.self))
-          } else {
-            work(node.read(as: Value.self))
-          }
+          work(held?.read(as: Value.self) ?? node.read(as: Value.self))
         }
       ], ahead: false)
   }
@@ -391,13 +347,12 @@ final class AnyNode: @unchecked Sendable {
   func retire(replacedBy replacement: AnyNode) -> Bool {
     // One node's lock at a time: the two may share a lock.
     guard let work = withState({ $0.retire(replacedBy: replacement) }) else { return false }
-    flags.setBits(Self.retiredBit)
+    flags.setBits(Bit.retired)
     if !work.isEmpty { replacement.receive(work, ahead: true) }
     return true
   }
 
-  /// A fresh node for the same registration, owned by `container` (a child that must build it
-  /// anew because it depends on something the child overrides).
+  /// A child `container`'s copy of this registration, which depends on one of its overrides.
   func copy(owner container: Container) -> AnyNode {
     AnyNode(
       key: key, scope: scope, priority: priority, dependencies: dependencies, owner: container,
@@ -405,13 +360,10 @@ final class AnyNode: @unchecked Sendable {
   }
 }
 
-/// The keys of the dependencies a factory declares, in order: the graph's edges of one node.
+/// The keys of the dependencies a factory declares, in order: one node's edges.
 ///
-/// Most factories declare their dependencies by their parameters' types, and most have one or
-/// two: those are kept inline, as the types alone (an unnamed key is its type), so that
-/// registering them allocates nothing. Three or more, or any key with a name, are kept in an
-/// array. Read like an array of keys: the build walk and validation iterate it, the keyed
-/// forms' factories read it by position.
+/// One or two unnamed keys (most factories) are kept inline as their types, so registering
+/// them allocates nothing; three or more, or any named key, in an array.
 struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable, Sendable {
   private enum Storage: Sendable {
     case none
@@ -422,33 +374,27 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
 
   private var storage: Storage
 
-  /// No dependencies.
   init() {
     storage = .none
   }
 
-  /// The unnamed key of `type`, kept inline.
   init(_ type: Any.Type) {
     storage = .one(type)
   }
 
-  /// The unnamed keys of `first` and `second`, in order, kept inline.
   init(_ first: Any.Type, _ second: Any.Type) {
     storage = .two(first, second)
   }
 
-  /// The keys `keys`, in order.
   init(_ keys: [AnyServiceKey]) {
     storage = keys.isEmpty ? .none : .keys(keys)
   }
 
-  /// The keys of an array literal, in order.
   init(arrayLiteral keys: AnyServiceKey...) {
     self.init(keys)
   }
 
-  /// Appends the unnamed key of `type`; `capacity` is how many keys the list will hold, if
-  /// known, so that an array is made once of the right size.
+  /// Appends the unnamed key of `type`; `capacity`, if known, sizes the array once.
   @inline(__always)
   mutating func append(type: Any.Type, capacity: Int = 0) {
     switch storage {
@@ -468,7 +414,6 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
   }
 
-  /// Appends `key`.
   mutating func append(_ key: AnyServiceKey) {
     if key.name == nil, count < 2 {
       append(type: key.type)
@@ -505,20 +450,7 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
   }
 
-  /// The type of the dependency at `position` if it is kept as a type alone (an unnamed key
-  /// among the first two), else `nil` (read its key by subscript): no key to make, no name to
-  /// retain and release.
-  @inline(__always)
-  func unnamedType(at position: Int) -> Any.Type? {
-    switch storage {
-    case .one(let type): type
-    case .two(let first, let second): position == 0 ? first : second
-    case .none, .keys: nil
-    }
-  }
-
-  /// Whether `body` is true of every key, in order until it is not: the storage looked at once,
-  /// the inline keys without an iterator (the hot path of a transient resolve).
+  /// Whether `body` is true of every key, in order until it is not, without an iterator.
   @inline(__always)
   func allSatisfy(_ body: (AnyServiceKey) -> Bool) -> Bool {
     switch storage {
@@ -533,8 +465,7 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
   }
 
-  /// The keys in order. The storage is looked at once, not at every key: the array of more
-  /// than two is taken out of it once (a subscript by position retains it for each key).
+  /// The keys in order, the storage looked at once rather than at each key.
   @inline(never)
   func makeIterator() -> Iterator {
     switch storage {
@@ -545,11 +476,10 @@ struct DependencyList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
   }
 
-  /// The keys of a list, in order.
   struct Iterator: IteratorProtocol {
     fileprivate var first: Any.Type?
     fileprivate var second: Any.Type?
-    /// More than two keys; `nil` otherwise (an empty array would still be retained).
+    /// More than two keys; `nil` otherwise.
     fileprivate let keys: [AnyServiceKey]?
     private var index = 0
 
@@ -593,11 +523,10 @@ enum Factory: Sendable {
   case mainActor(@MainActor @Sendable (borrowing Resolver) throws -> AnyObject)
   case async(@Sendable (AsyncResolver) async throws -> AnyObject)
 
-  /// Calls a synchronous factory (a main-actor one on the main actor, which the walk hopped to
-  /// before it claimed the service) with a resolver of `node`'s build on `context`, in
-  /// `owner`, the node's; `nil` for an `async` factory, which it does not call. Not inlined:
-  /// inlined, the noncopyable resolver made from the borrowed owner stops the optimiser with
-  /// "copy of noncopyable typed value" (https://github.com/swiftlang/swift/issues/78082).
+  /// Calls a synchronous factory (a main-actor one on the main actor, where the walk hopped)
+  /// with a resolver of `node`'s build on `context`, in `owner`; `nil` for an `async` one.
+  /// Not inlined: inlined, the noncopyable resolver stops the optimiser with "copy of
+  /// noncopyable typed value" (https://github.com/swiftlang/swift/issues/78082).
   @inline(never)
   func callSync(_ node: AnyNode, _ context: BuildContext, owner: Container) throws -> AnyObject? {
     switch self {
@@ -622,28 +551,20 @@ enum Factory: Sendable {
   }
 }
 
-/// The names of the named scopes registered, interned: a node keeps an index (registering a
-/// named-scope service takes this lock once; a reset of the scope reads it once a node).
+/// The names of the named scopes registered, interned: a node keeps an index.
 enum ScopeNames {
   private static let table = InternTable([""])
 
-  /// The index of `name`, taken once per distinct name.
   static func index(of name: String) -> UInt32 { table.index(of: name) }
 
-  /// The name of `index`.
   static func name(at index: UInt32) -> String { table.value(at: index) }
 }
 
-/// How a service's value is kept once made: as one object.
+/// A box holding a value of any type (``ValueBox``), for the non-generic code that needs the
+/// object inside a weak service's value.
 ///
-/// A value whose type is a class is kept as itself; any other value (a struct, an enum, an
-/// existential) in a ``ValueBox``. Nodes are one non-generic class for every service type, so
-/// they keep values as `AnyObject`; the resolve that reads one knows the type it looked the
-/// service up by, which is the value's type (a node is found by its key, whose type is its
-/// value's), and casts it back (``valueOfObject(_:as:)``).
-///
-/// A box holding a value of any type, for the non-generic code that needs the object inside a
-/// weak service's value (``AnyValueBox/object``).
+/// A node keeps its value as one object (``objectOfValue(_:)``): a class instance as itself,
+/// any other value in a box. A resolve casts it back to its key's type, the value's type.
 @usableFromInline
 class AnyValueBox: @unchecked Sendable {
   /// The boxed value as an object: a class-bound existential's object.
@@ -652,8 +573,7 @@ class AnyValueBox: @unchecked Sendable {
 
 /// A value that is not a class instance, as an object.
 ///
-/// Safety: `@unchecked Sendable` as the values it holds are (every service's value is
-/// `Sendable`); it is immutable.
+/// Safety: `@unchecked Sendable` as every service's value is `Sendable`, and it is immutable.
 @usableFromInline
 final class ValueBox<Value>: AnyValueBox, @unchecked Sendable {
   @usableFromInline let value: Value
@@ -669,8 +589,8 @@ final class ValueBox<Value>: AnyValueBox, @unchecked Sendable {
 /// `value` as the object it is kept as: itself if `Value` is a class, otherwise a box.
 ///
 /// Safety (Docs/Design.md, "Memory safety"): a class instance is one reference, as an
-/// `AnyObject` is; the bit cast only changes the static type, where a dynamic cast (`as
-/// AnyObject`) would look up protocol conformances at run time in generic code.
+/// `AnyObject` is: the bit cast only changes the static type, without the dynamic cast's
+/// look-up of conformances.
 @inlinable @inline(__always)
 func objectOfValue<Value>(_ value: consuming Value) -> AnyObject {
   if Value.self is AnyObject.Type { return unsafeBitCast(value, to: AnyObject.self) }
@@ -680,21 +600,19 @@ func objectOfValue<Value>(_ value: consuming Value) -> AnyObject {
 /// The value kept as `object` (``objectOfValue(_:)``), of `Value`, the type it was made as.
 ///
 /// Safety (Docs/Design.md, "Memory safety"): a node is found by its key, whose type is its
-/// value's, so `object` was made by ``objectOfValue(_:)`` from a `Value`: an instance of the
-/// class `Value`, or a `ValueBox<Value>` (which `unsafeDowncast` checks in debug builds).
+/// value's, so `object` is an instance of the class `Value` or a `ValueBox<Value>` (which
+/// `unsafeDowncast` checks in debug builds).
 @inlinable @inline(__always)
 func valueOfObject<Value>(_ object: AnyObject, as _: Value.Type) -> Value {
   if Value.self is AnyObject.Type { return unsafeBitCast(object, to: Value.self) }
   return unsafeDowncast(object, to: ValueBox<Value>.self).value
 }
 
-/// A held service's value as handed to the one who resolves it: a generation's value (its
-/// object, ``objectOfValue(_:)``), or a weak service's object, retained.
+/// A held service's value, retained: a generation's value, or a weak service's object.
 enum Held: @unchecked Sendable {
   case value(AnyObject)
   case object(AnyObject)
 
-  /// The value, as `Value`, the type of the service's key.
   func read<Value>(as _: Value.Type) -> Value {
     switch self {
     case .value(let object): return valueOfObject(object, as: Value.self)
@@ -718,23 +636,18 @@ final class WeakObject {
   }
 }
 
-/// The object inside a weak service's value (``objectOfValue(_:)``): the value itself, or the
-/// object of a class-bound existential in its box.
+/// The object inside a weak service's value: itself, or a boxed class-bound existential's.
 func weakObject(of value: AnyObject) -> AnyObject {
   (value as? AnyValueBox)?.object ?? value
 }
 
-/// Whether values of `type` are objects, which a weak reference can hold: a class, or an
-/// existential whose protocols are bound to classes (`any P` where `P: AnyObject`).
+/// Whether values of `type` are objects, which a weak reference can hold: a class, or a
+/// class-bound existential (`any P` where `P: AnyObject`).
 ///
-/// Swift does not let `any P` satisfy an `AnyObject` generic constraint even when `P` is
-/// class-bound, so the check is at run time: a class is an `AnyObject.Type`; an existential is
-/// told apart by its metadata (the runtime's stable layout of existential type metadata):
-/// - an existential (kind 0x303) by its flags' class-constraint bit, clear for a class-bound
-///   one;
-/// - a constrained existential (`any P<Int>`, kind 0x307) by its shape, which its metadata
-///   points to: the special kind in the low byte of the shape's flags is 1 (class) for a
-///   class-bound one.
+/// `any P` never satisfies an `AnyObject` constraint, so this reads the runtime's stable
+/// existential metadata: for kind 0x303, the class-constraint flag (clear when class-bound);
+/// for a constrained existential (`any P<Int>`, kind 0x307), its shape's special kind (1,
+/// class).
 func isObjectType(_ type: Any.Type) -> Bool {
   if type is AnyObject.Type { return true }
   let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
@@ -755,8 +668,7 @@ func isObjectType(_ type: Any.Type) -> Bool {
   }
 }
 
-/// A value's object handed across an isolation boundary: made as a `Sendable` value
-/// (``objectOfValue(_:)``), which every service's value is.
+/// A value's object handed across an isolation boundary: every service's value is `Sendable`.
 struct SendableObject: @unchecked Sendable {
   let object: AnyObject
 

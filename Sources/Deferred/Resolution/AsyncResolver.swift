@@ -12,12 +12,9 @@ struct AsyncResolver: Sendable {
   }
 }
 
-/// Runs synchronous work (a build of a synchronous service) on a Dispatch queue and suspends
-/// until it is done, so that async callers never block a thread of the cooperative pool.
-///
-/// The queue's quality of service is the calling task's priority (`DispatchQoS.QoSClass(_:)`):
-/// a `.background` task's build stays in the background, and a `.userInitiated` one's is not
-/// held behind utility work. `queue` picks the global queue of a class (tests record it).
+/// Runs a synchronous build on a Dispatch queue of the calling task's priority and suspends
+/// until it is done, so async callers never block a thread of the cooperative pool. `queue`
+/// picks the global queue of a class (tests record it).
 func offThePool<Result: Sendable>(
   chain: [AnyServiceKey],
   queue: (DispatchQoS.QoSClass) -> DispatchQueue = { DispatchQueue.global(qos: $0) },
@@ -38,9 +35,8 @@ func offThePool<Result: Sendable>(
 }
 
 extension DispatchQoS.QoSClass {
-  /// The class a task of `priority` runs at: Swift concurrency's priorities take the values of
-  /// the QoS classes (`.high` is user-initiated, `.medium` default, `.low` utility), and a
-  /// value between two counts as the lower.
+  /// The class a task of `priority` runs at: task priorities take the QoS classes' values, and
+  /// one between two counts as the lower.
   init(_ priority: TaskPriority) {
     switch priority.rawValue {
     case 33...: self = .userInteractive

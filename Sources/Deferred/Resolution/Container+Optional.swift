@@ -1,11 +1,6 @@
 extension Resolver {
   /// Resolves the service registered for `type` and `name` if there is one, and returns `nil`
-  /// if nothing is registered for it: a dependency the app may leave out, as Swinject's
-  /// `r.resolve(X.self)` without `!`.
-  ///
-  /// Only the absence of a registration gives `nil`: a registered service whose factory throws
-  /// still throws. A dependency found this way is an edge like any other once it is
-  /// registered; when it is not, ``Container/validate()`` does not report it missing.
+  /// if nothing is registered for it, as ``Container/resolveIfRegistered(_:name:)`` does.
   ///
   /// ```swift
   /// try container.register(CardsPresenter.self, scope: .transient, promising: .mainActor) {
@@ -32,7 +27,11 @@ extension Resolver {
 
 extension Container {
   /// Returns the service registered for `type` and `name` if there is one, building it first
-  /// if need be, and `nil` if nothing is registered for it.
+  /// if need be, and `nil` if nothing is registered for it: a dependency the app may leave out,
+  /// as Swinject's `r.resolve(X.self)` without `!`.
+  ///
+  /// Only the absence of a registration gives `nil`: a registered service whose factory throws
+  /// still throws. ``validate()`` does not report such a dependency missing.
   ///
   /// ```swift
   /// let weather = try container.resolveIfRegistered(WeatherAPI.self)

@@ -1,7 +1,6 @@
 extension Container {
   /// Calls `body` after each reset (``reset(_:)``) that drops something this container hands
-  /// out: what holds a service outside the container (a loader, a view) learns that its value
-  /// is of an old generation, and can ask for the new one.
+  /// out, so that what holds a service outside it can ask for the new generation.
   ///
   /// ```swift
   /// let observation = container.onReset { reset in
@@ -10,8 +9,7 @@ extension Container {
   /// container.reset(.userSession)  // calls reload(), on this thread
   /// ```
   ///
-  /// `body` runs on the thread that reset, once the services are dropped, under no lock of
-  /// the container: it may resolve (which builds the next generation). A reset in a parent
+  /// `body` runs on the resetting thread, under no lock: it may resolve. A reset in a parent
   /// reaches a child's observers too when the child sees what was dropped.
   ///
   /// - Parameter body: What to do after a reset.
@@ -20,8 +18,7 @@ extension Container {
     ResetObservation(resetObservers, body)
   }
 
-  /// Tells this container's observers what a reset dropped here: `keys`, the services of the
-  /// scope this container sees and those built with one of them.
+  /// Tells this container's observers what a reset dropped here.
   func notifyReset(_ scope: Scope, keys: [AnyServiceKey]) {
     guard !keys.isEmpty else { return }
     let bodies = resetObservers.state.withLock { Array($0.bodies.values) }
@@ -38,8 +35,8 @@ public struct ScopeReset: Sendable {
   public let scope: Scope
   let keys: Set<AnyServiceKey>
 
-  /// The services dropped, by name, sorted: the scope's own, and those built with one of them.
-  /// A service an ancestor holds may be listed though the reset was not the ancestor's.
+  /// The services dropped, by name, sorted: the scope's own, and those built with one of them
+  /// (an ancestor's may be listed though the reset was not the ancestor's).
   public var services: [String] { keys.map(\.description).sorted() }
 
   /// Whether the reset dropped the service registered for `type` and `name`.

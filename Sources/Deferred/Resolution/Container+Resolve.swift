@@ -2,9 +2,8 @@ extension Container {
   /// Returns the service registered for `type` and `name`, building it first if it is not
   /// built yet.
   ///
-  /// A built singleton is returned by a lock-free read. One that is not built yet is built on
-  /// the calling thread, after the services it depends on; if another thread is building it,
-  /// this one waits for that build instead of starting its own.
+  /// A built singleton is returned by a lock-free read. Otherwise it is built on the calling
+  /// thread after the services it depends on, or, if another thread is building it, waited for.
   ///
   /// ```swift
   /// let storage = try container.resolve(Storage.self)
@@ -41,16 +40,14 @@ extension Container {
     return try resolveSlow(key)
   }
 
-  /// Resolves a service that is not built yet, or is transient (the part of ``resolve(_:)``
-  /// that is not inlined).
+  /// The part of ``resolve(_:)`` that is not inlined.
   @usableFromInline
   func resolveSlow<Value>(_ key: ServiceKey<Value>) throws(DeferredError) -> Value {
     try resolve(key, context: nil)
   }
 
-  /// Returns the service registered for `type` and `name`, and stops the program with the
-  /// error's message if it cannot: for code that treats a missing or failing service as a
-  /// programming error.
+  /// Returns the service registered for `type` and `name`, or stops the program with the
+  /// error's message: for code that treats a missing or failing service as a programming error.
   ///
   /// - Parameters:
   ///   - type: The service's type; it may be left out where the compiler can infer it.
@@ -63,8 +60,7 @@ extension Container {
     require(ServiceKey<Value>(name: name))
   }
 
-  /// Returns the service registered for `key`, and stops the program with the error's message
-  /// if it cannot.
+  /// Returns the service registered for `key`, or stops the program with the error's message.
   ///
   /// - Parameter key: The service's key.
   /// - Returns: The service.
@@ -88,14 +84,10 @@ extension Container {
   /// Returns the service registered for `type` and `name`, suspending while it is built;
   /// blocks no thread.
   ///
-  /// The awaiting form: it is how async code waits for a build, and the only way to resolve a
-  /// service with an `async` factory before it is built. A synchronous service that is not
-  /// built yet is built on a Dispatch queue while the caller is suspended (a main-actor one on
-  /// the main actor); one another thread is building is awaited. A built service is returned
-  /// at once, on the caller's actor: a `@MainActor` caller does not hop.
-  ///
-  /// From async code, the synchronous ``resolve(_:name:)`` also works: it returns a built
-  /// service without suspending, and builds one that is not built on the calling thread.
+  /// The only way to resolve an `async` service before it is built. A synchronous service is
+  /// built on a Dispatch queue (a main-actor one on the main actor) while the caller is
+  /// suspended. A built service is returned at once, on the caller's actor. (The synchronous
+  /// ``resolve(_:name:)`` also works from async code, building on the calling thread.)
   ///
   /// ```swift
   /// let sync = try await container.awaitService(SyncService.self)
@@ -130,10 +122,7 @@ extension Container {
   func resolveAsync<Value: Sendable>(
     _ key: ServiceKey<Value>, context: BuildContext?
   ) async throws(DeferredError) -> Value {
-    guard
-      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
-        ?? emptyCollection(key.erased)
-    else {
+    guard let node = findNode(for: key) else {
       // An optional dependency: the wrapped type's service (built by the walk before an
       // `async` factory runs, so found at once), or `nil`.
       if let value = try optionalDependency(key, context: context) { return value }
@@ -151,10 +140,7 @@ extension Container {
     _ key: ServiceKey<Value>, context: BuildContext?
   ) throws(DeferredError) -> Value {
     // One lookup for both the built value and the node (a transient's resolve needs both).
-    guard
-      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
-        ?? emptyCollection(key.erased)
-    else {
+    guard let node = findNode(for: key) else {
       // An optional dependency: the wrapped type's service, or `nil`.
       if let value = try optionalDependency(key, context: context) { return value }
       let context = context ?? .current
@@ -168,15 +154,19 @@ extension Container {
     if let held = node.held() { return held.read(as: Value.self) }
     return try node.resolveSlow(context ?? .current, as: Value.self)
   }
+
+  /// The node `key` resolves to: its registration, or an array key's empty collection.
+  func findNode<Value>(for key: ServiceKey<Value>) -> AnyNode? {
+    lookup(ObjectIdentifier(Value.self), key.name, key.nameHash) ?? emptyCollection(key.erased)
+  }
 }
 
 extension AnyNode {
-  /// The published value (its object), if the singleton is built, noted as handed out: to a
-  /// factory, or to the app (each flag is stored once, not on every resolve).
+  /// The published value, if the singleton is built, noted as handed out.
   @inline(__always)
   func publishedObject(handedOutToFactory toFactory: Bool) -> AnyObject? {
     guard let object = value.load() else { return nil }
-    if toFactory { wasNeeded.set() } else { wasResolved.set() }
+    markHandedOut(toFactory: toFactory)
     return object
   }
 
@@ -188,8 +178,7 @@ extension AnyNode {
 }
 
 extension Container {
-  /// The node for `type` and `name`: from the published table, without a lock, if it is
-  /// there.
+  /// The node for `type` and `name`: from the published table, without a lock, if it is there.
   @inline(__always)
   func lookup(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     lookup(bits: UInt(bitPattern: type), name, nameHash)
@@ -208,19 +197,15 @@ extension Container {
     return lookupSlow(bits, name, nameHash)
   }
 
-  /// The resolve hot path's out-of-line part, not generic: the value of the built singleton
-  /// registered for `type` and `name`, as its object (``objectOfValue(_:)``), or `nil` if it
-  /// is not built (or not a singleton, or not registered).
+  /// The resolve hot path's out-of-line part, not generic: the built singleton's value
+  /// (``objectOfValue(_:)``), or `nil`.
   @usableFromInline
   func publishedObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt) -> AnyObject? {
     lookup(type, name, nameHash)?.publishedObject(handedOutToFactory: false)
   }
 
-  /// The resolve hot path's out-of-line part, with one lookup for what it can answer at once:
-  /// the value of the built singleton registered for `type` and `name`, or a value of the
-  /// transient one if it is made at once (``AnyNode/makesAtOnce``, on an idle context), as its
-  /// object (``objectOfValue(_:)``); `nil` for anything else, which the generic slow path
-  /// resolves.
+  /// The resolve hot path's out-of-line part: the built singleton's value, or a transient's
+  /// made at once (``AnyNode/makesAtOnce``); `nil` for anything else.
   @usableFromInline
   func immediateObject(_ type: ObjectIdentifier, _ name: String?, _ nameHash: UInt)
     throws(DeferredError) -> AnyObject?
@@ -234,17 +219,13 @@ extension Container {
     return try node.makeAtOnce(context)
   }
 
-  /// A key the published table does not hold, or no table published yet.
+  /// A key the published table does not hold, or no table published yet: looked up in the live
+  /// table, under the lock, which is published if out of date (``Registry/lookedUp(publishingTo:)``).
   ///
-  /// A container without a parent looks it up in its live table, under its lock, and
-  /// publishes that table when the published one is out of date (``Registry/lookedUp(_:)``).
-  /// A child asks its parent for what it does not hold, unless an ancestor registered
-  /// something since it last worked out its copies: it then works them out again first. A
-  /// registration bumps its container's generation under the registry's lock, before anyone
-  /// else can find its node, so a child that found the node through its parent sees the new
-  /// generation when it checks again, and starts over, every time: the node it found may be
-  /// one the ancestor registered since, which this child must copy (it depends on one of the
-  /// child's overrides). It starts over only when an ancestor registers during its lookup.
+  /// A child asks its parent for what it does not hold, with its copies up to date. A
+  /// registration bumps its container's generation before anyone can find its node, so a
+  /// child that found an ancestor's new node sees the change and starts over (it may have to
+  /// copy that node).
   @inline(never)
   private func lookupSlow(_ bits: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     guard let parent else {
@@ -273,15 +254,13 @@ extension Container {
     }
   }
 
-  /// Tells `observer`, on the looking-up thread, each time a lookup this child's table misses
-  /// is about to ask the parent, its copies up to date: for tests that force a registration
-  /// in the parent into that moment. `nil` stops telling.
+  /// Tells `observer` each time a lookup is about to ask the parent, for tests that register in
+  /// the parent at that moment. `nil` stops telling.
   func onParentLookup(_ observer: (@Sendable () -> Void)?) {
     registry.withLock { $0.parentLookupObserver = observer }
   }
 
-  /// The sum of the ancestors' generations, plus one: it changes whenever one of them
-  /// registers.
+  /// The sum of the ancestors' generations, plus one: it changes whenever one registers.
   @inline(__always)
   func ancestorGeneration() -> UInt64 {
     var sum: UInt64 = 1

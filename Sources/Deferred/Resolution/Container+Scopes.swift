@@ -16,18 +16,12 @@ extension Container {
   /// ```
   ///
   /// What goes: each service of `scope` this container resolves, and each service that
-  /// depends on one of them, directly or through others, whatever its scope (a singleton built
-  /// with the old session would keep it alive, and hand it out). The container lets them go at
-  /// once; they are freed when the last caller that holds one lets it go. Nothing is built
-  /// here: each is built again when next resolved (a deferred service, once launched, is not
-  /// scheduled again). A build under way in the scope is not lost: it ends, and its value goes
-  /// to the caller that started it and to those that were waiting for it before the reset; a
-  /// caller that resolves the service after the reset gets a new build, never that one.
+  /// depends on one of them, directly or not, whatever its scope (a singleton built with the
+  /// old session would keep it). Nothing is built here: each is built again when next resolved.
+  /// A build under way ends, and its value goes to its caller and earlier waiters only.
   ///
-  /// In a container with children, each live child that has resolved something resets its
-  /// own instances of the scope too, and what it built with the parent's (its copies), so that
-  /// no child serves an old generation. A reset in a child drops only the child's own
-  /// instances and copies: the parent's are the parent's.
+  /// Each live child resets its own instances and the copies it built with the parent's, so no
+  /// child serves an old generation. A reset in a child drops only the child's own.
   ///
   /// - Parameter scope: A named scope (``Scope/named(_:)``). Other scopes hold nothing that a
   ///   reset could drop: resetting one drops nothing.
@@ -52,8 +46,7 @@ extension Container {
     return dropped.sorted()
   }
 
-  /// What a reset has done so far: the services it dropped (by name), the nodes it barred,
-  /// and the values it dropped.
+  /// What a reset has done so far.
   private struct Reset {
     let barrier = DispatchGroup()
     var dropped: [String] = []
@@ -63,9 +56,8 @@ extension Container {
     var notices: [(container: Container, keys: [AnyServiceKey])] = []
   }
 
-  /// Resets `scope` among the nodes this container owns, then in its live children: from the
-  /// scope's own nodes here, or, in a child whose parent reset, from every instance of it the
-  /// child sees (the parent's too, which the child's copies may have been built with).
+  /// Resets `scope` among the nodes this container owns, then in its live children (from
+  /// every instance the child sees, the parent's too, which its copies may be built with).
   private func resetHere(_ scope: Scope, fromParent: Bool, into reset: inout Reset) {
     let visible = currentTable().orderedNodes
     // Reverse edges among the visible nodes; the closure of the scope's own nodes under them
@@ -107,9 +99,8 @@ extension Container {
     for child in children { child.resetHere(scope, fromParent: true, into: &reset) }
   }
 
-  /// Tells `observer` the name of each service a reset drops (or whose build it makes
-  /// stale), as it does, on the resetting thread: for tests that force a resolve into the
-  /// middle of a reset. `nil` stops telling.
+  /// Tells `observer` the name of each service a reset drops, as it does: for tests that
+  /// resolve in the middle of a reset. `nil` stops telling.
   func onResetStep(_ observer: (@Sendable (String) -> Void)?) {
     resetStepObserver.withLock { $0 = observer }
   }

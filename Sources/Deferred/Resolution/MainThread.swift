@@ -6,13 +6,9 @@ import Dispatch
 
 /// Whether code runs on the main actor, and how a build gets there from another thread.
 ///
-/// "Main" is one notion, the main queue, which is the main actor's executor: the wait-for
-/// graph, the hops of main-actor builds and the records all ask it here. On Apple platforms
-/// only the main thread drains the main queue; elsewhere a worker thread may (on Linux once
-/// `dispatchMain()` has ended the main thread, as under `swift test`), so it is asked of the
-/// queue, not of the thread: a marker set on the main queue is seen by every block it runs.
-/// Code on the main queue builds with ``BuildContext/mainActor`` on every platform
-/// (``BuildContext/current``).
+/// "Main" is the main queue, the main actor's executor. On Linux a worker thread may drain it
+/// (after `dispatchMain()`, as under `swift test`), so it is asked of the queue, by a marker
+/// set on it; code on it builds with ``BuildContext/mainActor`` on every platform.
 enum MainThread {
   private static let marker: DispatchSpecificKey<Bool> = {
     let key = DispatchSpecificKey<Bool>()
@@ -28,8 +24,8 @@ enum MainThread {
     return DispatchQueue.getSpecific(key: marker) == true
   }
 
-  /// A build's wait for the main actor: ended once, by the main actor taking the build on, or
-  /// by a shutdown on the main actor failing it.
+  /// A build's wait for the main actor: ended once, by the main actor running it or a shutdown
+  /// refusing it.
   private final class Hop: Sendable {
     enum State: Sendable { case waiting, running, refused }
     /// The container of the service the main actor is to build.
@@ -49,14 +45,13 @@ enum MainThread {
     }
   }
 
-  /// The hops under way, and the containers whose ``Container/shutDown()`` the main actor is
-  /// in, waiting for their builds.
+  /// The hops under way, and the containers the main actor is shutting down.
   private struct Hops: Sendable {
     var waiting: [ObjectIdentifier: Hop] = [:]
     var shuttingDown: [Container] = []
 
-    /// Whether a build of `container`'s service may be what a shutdown under way waits for:
-    /// the container shutting down resolves it (it is that container's, or an ancestor's).
+    /// Whether a shutdown under way may wait for a build of `container`'s service: the
+    /// container shutting down resolves it.
     func blocks(_ container: Container) -> Bool {
       shuttingDown.contains { $0.inherits(from: container) }
     }
@@ -66,12 +61,9 @@ enum MainThread {
 
   /// Runs `wait`, a wait of `container`'s ``Container/shutDown()`` for its builds under way.
   ///
-  /// On the main actor, a build under way that waits for the main actor would wait forever,
-  /// and the shutdown with it: every wait for the main actor to build a service `container`
-  /// resolves, under way or begun while `wait` runs, fails with
-  /// ``DeferredError/Code/shutDown`` instead (its build then fails, and `wait` returns). A
-  /// build of an ancestor's service for another container that waits for the main actor
-  /// meanwhile fails too: the main actor is not free for it until the shutdown is over.
+  /// On the main actor, a build waiting for the main actor would wait forever, and the shutdown
+  /// with it: every hop for a service `container` resolves, under way or begun while `wait`
+  /// runs, fails with ``DeferredError/Code/shutDown`` instead (an ancestor's service too).
   static func whileShuttingDown(_ container: Container, _ wait: () -> Void) {
     guard isCurrent else { return wait() }
     let refused = hops.withLock { hops in
@@ -87,13 +79,10 @@ enum MainThread {
     }
   }
 
-  /// Refuses every build's wait for the main actor to build a service `container` owns, on
-  /// whichever thread `container` shuts down, once its services are marked shut down: the
-  /// wait fails with ``DeferredError/Code/shutDown`` at once, and the hop's job, when its turn
-  /// of the main queue comes, builds nothing. A hop whose job has begun is a build under way.
-  /// So no main-actor factory of `container` starts after its ``Container/shutDown()``
-  /// returns, even when the main thread is busy (in the very block that shuts down) until
-  /// then.
+  /// Refuses every hop for a service `container` owns, once its services are marked shut
+  /// down: the wait fails with ``DeferredError/Code/shutDown`` and the queued job builds
+  /// nothing. So no main-actor factory of `container` starts after its
+  /// ``Container/shutDown()`` returns, even if the main thread is busy until then.
   static func refuseHops(of container: Container) {
     let refused = hops.withLock { hops in
       hops.waiting.values.filter { $0.container === container }
@@ -101,20 +90,15 @@ enum MainThread {
     for hop in refused where hop.end(.refused) { hop.done.signal() }
   }
 
-  /// Runs `work` for `context` (not the main actor's) with the main actor's build context,
-  /// whose chain is `context`'s for the time being, so errors name the whole chain: here if
-  /// the caller is on the main actor already, else on the main actor while the caller blocks.
-  ///
-  /// The wait is an edge of the wait-for graph like a wait for another thread's build: if the
-  /// main actor is waiting, directly or through others, for a build this context holds, the
-  /// hop fails at once with the loop instead of hanging. A shutdown on the main actor fails it
-  /// too (``whileShuttingDown(_:_:)``).
+  /// Runs `work` with the main actor's context standing in for `context`: here if on the main
+  /// actor, else there while the caller blocks. The wait is an edge of the ``WaitGraph``: a
+  /// cycle through the main actor fails at once; a shutdown on it fails the hop too.
   static func run<Result: Sendable>(
     for node: AnyNode, on context: BuildContext,
     _ work: @escaping @Sendable (BuildContext) throws(DeferredError) -> Result
   ) throws(DeferredError) -> Result {
     if isCurrent { return try BuildContext.mainActor.standingIn(for: context, work) }
-    let start = try WaitGraph.enterMain(for: node, context)
+    let start = try WaitGraph.enter(node, context, onMain: true)
     let hop = Hop(node.owner)
     let key = ObjectIdentifier(hop)
     let refused = hops.withLock { hops in
@@ -122,9 +106,9 @@ enum MainThread {
       hops.waiting[key] = hop
       return false
     }
-    // The owner shut down before the hop was listed, and its shutdown's sweep
-    // (``refuseHops(of:)``) did not find it: refused here. The owner marks its nodes before it
-    // sweeps, under one lock with the listing: one of the two sees the other.
+    // The owner shut down before the hop was listed, so its sweep (`refuseHops(of:)`) missed
+    // it: refused here. The owner marks its nodes before it sweeps, and the sweep and the
+    // listing share a lock: one of the two sees the other.
     let refusedNow = !refused && node.isShutDown && hop.end(.refused)
     if refusedNow { hops.withLock { _ = $0.waiting.removeValue(forKey: key) } }
     let outcome = Locked<Swift.Result<Result, DeferredError>?>(nil)
@@ -153,8 +137,7 @@ enum MainThread {
 }
 
 extension Container {
-  /// Whether this container is `other` or one of its descendants: whether it resolves
-  /// `other`'s services.
+  /// Whether this container is `other` or a descendant, which resolves `other`'s services.
   fileprivate func inherits(from other: Container) -> Bool {
     var current: Container? = self
     while let container = current {

@@ -1,20 +1,13 @@
-/// A dependency of optional type, `Wrapped?`: the service registered for `Wrapped` (under the
-/// same name) if there is one, `nil` if nothing is registered for it.
+/// A dependency of optional type, `Wrapped?` (`init(settings: Settings, user: User?)`): the
+/// service registered for `Wrapped` under the same name, an edge like any other, or `nil` if
+/// nothing is registered for it (then ``Container/validate()`` does not report it missing).
 ///
-/// A factory declares one by its parameter's type (`init(settings: Settings, user: User?)`),
-/// so it is an edge like any other once `Wrapped` is registered: built first, ordered, checked
-/// for cycles and followed by advice. When nothing is registered for `Wrapped`,
-/// ``Container/validate()`` does not report it missing and the factory is given `nil`.
-///
-/// Nothing is ever registered for the optional type itself, so an optional dependency is
-/// recognised where a look-up of its key finds nothing, by a cast to this protocol there: a
-/// registration or a resolve of a registered service does no work for it.
+/// It is recognised, by a cast to this protocol, only where a look-up of its key finds nothing.
 protocol OptionalDependency {
   /// The type the optional wraps.
   static var wrappedType: Any.Type { get }
 
-  /// The service registered for `Wrapped` under `name` in `container`, built if need be on
-  /// `context`, or `nil` if nothing is registered for it.
+  /// The service registered for `Wrapped` under `name`, built if need be, or `nil`.
   static func resolveWrapped(
     in container: Container, name: String?, context: BuildContext?
   ) throws(DeferredError) -> Self
@@ -33,8 +26,7 @@ extension Optional: OptionalDependency {
 }
 
 extension AnyServiceKey {
-  /// For the key of an optional type, `Wrapped?`, the key of `Wrapped` under the same name;
-  /// `nil` for any other key. A cast: asked only where a look-up found nothing.
+  /// For a key of `Wrapped?`, the key of `Wrapped` under the same name; `nil` for any other.
   var wrappedKey: AnyServiceKey? {
     guard let optional = type as? any OptionalDependency.Type else { return nil }
     return AnyServiceKey(optional.wrappedType, name: name, nameHash: nameHash)
@@ -42,9 +34,8 @@ extension AnyServiceKey {
 }
 
 extension Container {
-  /// Whether something is registered for `key` (or it is an array, which is the empty
-  /// collection when nothing was contributed to it), or, for an optional key, for the type it
-  /// wraps.
+  /// Whether something is registered for `key` (or the type an optional key wraps), or it is an
+  /// array, which is empty when nothing was contributed.
   func isRegistered(_ key: AnyServiceKey) -> Bool {
     lookup(dependency: key) != nil || key.isCollection
   }
@@ -57,9 +48,7 @@ extension Container {
     return lookupWrapped(key)
   }
 
-  /// The node of the type an optional `key` wraps (or, for `Wrapped??`, the type that wraps
-  /// in turn), or `nil`: the part of ``lookup(dependency:)`` for a key nothing is registered
-  /// for.
+  /// The node of the type an optional `key` wraps (through any depth of optionals), or `nil`.
   @inline(never)
   func lookupWrapped(_ key: AnyServiceKey) -> AnyNode? {
     guard let wrapped = key.wrappedKey else { return nil }
@@ -73,9 +62,8 @@ extension Container {
     return lookupWrapped(key)?.key ?? key
   }
 
-  /// The value of an optional dependency `Value` (a `Wrapped?`) whose own key nothing is
-  /// registered for: the service of `Wrapped`, or `nil` as the value. `nil` as the result if
-  /// `Value` is not optional.
+  /// The value of an optional dependency `Value` (`Wrapped?`) whose own key is not registered:
+  /// `Wrapped`'s service, or `nil` as the value. `nil` as the result if `Value` is not optional.
   @inline(never)
   func optionalDependency<Value>(
     _ key: ServiceKey<Value>, context: BuildContext?

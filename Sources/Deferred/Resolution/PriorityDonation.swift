@@ -2,23 +2,16 @@
   import Darwin
 #endif
 
-/// A waiting thread's priority, lent to the thread whose build it waits for: otherwise the
-/// main thread waiting for a `.utility` build would run at `.utility` speed, the inversion a
-/// launch library exists to prevent.
+/// A waiting thread's priority, lent to the thread whose build it waits for, so the main thread
+/// never waits at `.utility` speed.
 ///
-/// A build's latch is a `DispatchGroup`, whose wait knows no owner and passes no priority on
-/// (unlike `os_unfair_lock`, `dispatch_sync` or `DispatchWorkItem.wait()`). So the waiter
-/// lends its own class (`qos_class_self()`) with `pthread_override_qos_class_start_np`, as
-/// Foundation's `Operation.waitUntilFinished()` does, until it stops waiting. It only raises,
-/// and is not passed along a chain. Linux has no such call: there, waiting is all there is.
+/// A `DispatchGroup` wait passes no priority on, so the waiter lends its class with
+/// `pthread_override_qos_class_start_np` (as `Operation.waitUntilFinished()` does) until it
+/// stops waiting. Linux has no such call.
 ///
-/// A waiter lends to the builder's *thread*, which the waiter does not keep alive: a build
-/// can end, and its Dispatch worker thread exit, between the waiter's look at the build and
-/// its loan. So a thread's handle is a ``Recipient``, whose loans are begun under its lock
-/// while the thread lives; the thread, as it ends (its build context's destructor), marks it
-/// ended under the same lock, and every later loan is refused: no loan ever names a thread
-/// that has ended. A loan begun keeps what the kernel needs (libpthread's override holds a
-/// reference to the thread's port), so ending it after the thread has gone is safe.
+/// The builder's thread may exit between the waiter's look and its loan, so loans to a
+/// ``Recipient`` begin under its lock, which the thread takes as it ends to refuse later ones.
+/// A loan begun holds the thread's port, so ending it after the thread has gone is safe.
 enum PriorityDonation {
   #if canImport(Darwin)
     /// A loan under way.
@@ -51,8 +44,8 @@ enum PriorityDonation {
       #endif
     }
 
-    /// Lends the calling thread's quality of service to the thread until ``end(_:)``: begun
-    /// under the lock, so the thread has not ended; `nil` once it has.
+    /// Lends the calling thread's quality of service to the thread until ``end(_:)``; `nil`
+    /// once the thread has ended.
     func lend() -> Loan {
       thread.withLock { thread in
         guard let thread else { return nil }
@@ -65,8 +58,7 @@ enum PriorityDonation {
       }
     }
 
-    /// Notes that the thread ends: no loan is begun to it any more. Called by the thread
-    /// itself, as its build context is released.
+    /// Notes that the thread ends, as its build context is released: no loan begins after.
     func threadEnded() {
       thread.withLock { $0 = nil }
     }
@@ -74,9 +66,6 @@ enum PriorityDonation {
     /// Whether the thread still runs.
     var isAlive: Bool { thread.withLock { $0 != nil } }
   }
-
-  /// The calling thread, as a recipient.
-  static func currentThread() -> Recipient { Recipient() }
 
   /// Lends the calling thread's quality of service to `recipient`, if it still runs, until
   /// ``end(_:)``.

@@ -2,11 +2,8 @@
 /// service in a hot loop, or keeps it in a view model.
 ///
 /// Make it with ``Container/handle(_:name:)`` or ``Container/handle(for:)``. It holds the
-/// service's registration, so reading a built singleton through it is a lock-free load of the
-/// value: no lookup, no lock, no allocation. Before the service is
-/// built, and whenever its value cannot be read straight away, it resolves the service as
-/// ``Container/resolve(_:)->Value`` does (the same build on first need, the same waits, errors,
-/// records and main-actor rules).
+/// service's registration, so reading a built singleton is a lock-free load: no lookup, no
+/// allocation. Otherwise it resolves the service as ``Container/resolve(_:)->Value`` does.
 ///
 /// ```swift
 /// @MainActor @Observable final class FeedModel {
@@ -25,26 +22,17 @@
 /// }
 /// ```
 ///
-/// A handle belongs to the container that made it:
-/// - From a child container, it resolves what the child resolves: the child's override, or the
-///   child's own copy of a singleton that depends on one.
-/// - A registration replaced (`replacing: true`) after the handle was made is never returned
-///   stale: a registration can be replaced only before it is built, so the handle's value was
-///   never built, and the handle resolves the replacement, by its key, as `resolve` does (each
-///   read then costs a `resolve`; a handle made after the replacement reads the fast way).
-/// - A transient service is built anew on every read, as with `resolve`. Once the services it
-///   declares are built, a read makes it at once: its factory is called with them, read
-///   lock-free, into the caller's memory (no lookup, no walk of the graph, no allocation but
-///   the factory's own), counted and timed in the launch report as every making is. Before
-///   that, or from inside another service's factory, it is resolved as `resolve` does.
-/// - Once the container (or the one that owns the registration, for one a child inherits) is
-///   shut down, every read throws ``DeferredError/Code/shutDown``, even of a service built
-///   before, as `resolve` does.
+/// A handle reads what its container resolves:
+/// - From a child container: the child's override, or its copy of a singleton built with one.
+/// - A registration replaced (`replacing: true`) after the handle was made was never built:
+///   the handle resolves the replacement by key.
+/// - A transient service is made anew on every read; once the services it declares are built,
+///   its factory is called with them at once, with no lookup and no walk of the graph.
+/// - Once the container (or the owner of an inherited registration) is shut down, every read
+///   throws ``DeferredError/Code/shutDown``.
 ///
-/// Making a handle counts as handing the service out: a service built in the background and
-/// read only through handles is not reported as warmed up for nothing.
-///
-/// A handle keeps its container alive. It is a small `Sendable` value: copy it freely.
+/// Making a handle counts as handing the service out (it is not reported as warmed up for
+/// nothing). A handle keeps its container alive; it is a small `Sendable` value.
 public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible {
   /// The container the handle resolves in.
   public let container: Container
@@ -66,20 +54,13 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
 
   /// Returns the service, building it first if it is not built yet.
   ///
-  /// A built singleton is read lock-free, straight from the registration the handle holds.
-  /// Otherwise it is resolved as ``Container/resolve(_:)->Value`` resolves it: built on the calling
-  /// thread after the services it depends on, or waited for if another thread is building it.
-  ///
-  /// ```swift
-  /// let clock = try container.handle(Clock.self)
-  /// for frame in frames { render(frame, at: try clock.resolve().now) }
-  /// ```
+  /// A built singleton is read lock-free; anything else is resolved as
+  /// ``Container/resolve(_:)->Value`` resolves it.
   ///
   /// - Returns: The service.
-  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``: the service or one it needs is
-  ///   missing, a factory threw, the services form a cycle, a wait ran past
-  ///   ``Container/waitLimit``, an `async` service that is not built yet (use
-  ///   ``awaitService(isolation:)``), or the container was shut down.
+  /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``; also for an `async`
+  ///   service not built yet (use ``awaitService(isolation:)``), or once the container is shut
+  ///   down.
   @inlinable
   public func resolve() throws(DeferredError) -> Value {
     if let object = node.publishedObject(for: container) {
@@ -88,8 +69,8 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return try resolveSlow()
   }
 
-  /// Returns the service, and stops the program with the error's message if it cannot: for
-  /// code that treats a missing or failing service as a programming error.
+  /// Returns the service, or stops the program with the error's message, as
+  /// ``Container/require(_:name:)``.
   ///
   /// - Returns: The service.
   @inlinable
@@ -101,22 +82,18 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
   }
 
   /// Calls `body` with the service, read in place: for a hot loop, where a copy of the value
-  /// would cost more than the read.
-  ///
-  /// Anything else (not built yet, transient, weak, in a named scope, replaced, shut down) is
-  /// resolved as ``resolve()`` resolves it, and `body` gets that value: built on first need,
-  /// waited for while another thread builds it, never a dropped generation.
+  /// would cost more than the read. A service that is not a built singleton is resolved as
+  /// ``resolve()`` resolves it.
   ///
   /// ```swift
   /// let clock = try container.handle(Clock.self)
   /// for frame in frames { try clock.withValue { render(frame, at: $0.now) } }
   /// ```
   ///
-  /// `body` does not throw, so that what the call throws is the resolve's own typed error;
-  /// read the value with ``resolve()`` where the work on it throws.
+  /// `body` does not throw, so the call throws only the resolve's typed error; use
+  /// ``resolve()`` where the work throws.
   ///
-  /// - Parameter body: What to do with the service; it must not keep it beyond the call
-  ///   (copy it, or use ``resolve()``, to keep it).
+  /// - Parameter body: What to do with the service; it must not keep it beyond the call.
   /// - Returns: What `body` returns.
   /// - Throws: ``DeferredError``, as ``resolve()``, when the service is not built and cannot
   ///   be resolved; `body` is then not called.
@@ -128,9 +105,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return try withValueSlow(body)
   }
 
-  /// The part of ``withValue(_:)`` that is not inlined: `body` called with a resolved value.
-  /// Specialised in the caller's module (a transient's making then moves its value as the
-  /// caller's type), never inlined.
+  /// The part of ``withValue(_:)`` that is not inlined, specialised in the caller's module.
   @inlinable @inline(never)
   func withValueSlow<Output>(_ body: (Value) -> Output) throws(DeferredError) -> Output {
     body(try resolveSlow())
@@ -138,9 +113,8 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
 
   /// Returns the service, suspending while it is built; blocks no thread.
   ///
-  /// The awaiting form, as ``Container/awaitService(_:isolation:)``: the only way to read a
-  /// service with an `async` factory before it is built. A built service is returned at once,
-  /// on the caller's actor.
+  /// The awaiting form, as ``Container/awaitService(_:isolation:)``: the only way to read an
+  /// `async` service before it is built.
   ///
   /// - Parameter isolation: The caller's actor, which the call stays on; filled in for you.
   /// - Returns: The service.
@@ -155,19 +129,14 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return try await container.resolveAsync(key, context: nil)
   }
 
-  /// What ``resolve()`` does with a service it cannot read straight away: a transient made at
-  /// once, anything else resolved by key.
+  /// ``resolve()`` of a service it cannot read at once: a transient made at once, or by key.
   @inlinable
   func resolveSlow() throws(DeferredError) -> Value {
     if let value = try madeAtOnce() { return value }
     return try resolveByKey()
   }
 
-  /// A value of a transient service made at once, into the caller's memory: its factory
-  /// called with its dependencies, which are built, and nothing else (no walk, no lookup, no
-  /// allocation but the factory's own); `nil` where that cannot be (not transient, a
-  /// dependency not built yet, main-actor, `async`, replaced, shut down, or a build under way
-  /// on this thread), for the ordinary resolve.
+  /// A value of a transient service made at once (``AnyNode/makesAtOnce``), or `nil`.
   @inlinable
   func madeAtOnce() throws(DeferredError) -> Value? {
     guard let object = try node.makeTransient(for: container) else { return nil }
@@ -191,9 +160,7 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
 }
 
 extension AnyNode {
-  /// The built singleton's value (its object), if a handle for `container` can read it
-  /// straight away: it is published and neither `container` nor the node's owner is shut
-  /// down. Anything else goes the way of an ordinary resolve, by key.
+  /// The published value, if neither `container` nor the node's owner is shut down.
   @usableFromInline
   func publishedObject(for container: Container) -> AnyObject? {
     guard let object = value.load(), !isShutDown,
@@ -205,7 +172,7 @@ extension AnyNode {
 
 extension Container {
   /// Returns a handle to the service registered for `type` and `name`: looked up now, built
-  /// when first read.
+  /// when first read (``ServiceHandle``).
   ///
   /// ```swift
   /// let clock = try container.handle(Clock.self)
@@ -234,10 +201,7 @@ extension Container {
   public func handle<Value: Sendable>(
     for key: ServiceKey<Value>
   ) throws(DeferredError) -> ServiceHandle<Value> {
-    guard
-      let node = lookup(ObjectIdentifier(Value.self), key.name, key.nameHash)
-        ?? emptyCollection(key.erased)
-    else {
+    guard let node = findNode(for: key) else {
       throw missing(key.erased, chain: BuildContext.current.chain)
     }
     node.wasResolved.set()

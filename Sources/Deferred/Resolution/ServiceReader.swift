@@ -2,21 +2,9 @@
 /// value an app's `Has*` protocols are implemented on, whose every read is an edge the
 /// container knows.
 ///
-/// Apps built on Factory or on a hand-written container often give a screen's model one value
-/// that has each of its dependencies, and pass the container itself as that value:
-///
-/// ```swift
-/// protocol HasExerciseService { var exerciseService: ExerciseServiceProtocol { get } }
-/// final class FeedModel {
-///   init(dependencies: HasExerciseService & HasStorageManager) { ... }
-/// }
-/// ```
-///
-/// Deferred cannot see through a container captured that way: the reads are not edges of its
-/// graph, so ``Container/validate()``, the launch's build order, the report and its advice miss
-/// them, and a test double registered in a child container never reaches the model. Register
-/// such a model with the services it reads (`reading:`), and implement the `Has*` protocols on
-/// `ServiceReader` instead of on the container:
+/// Reads through a container passed as a model's dependencies are not edges of Deferred's
+/// graph. Register the model with the services it reads (`reading:`), and implement the `Has*`
+/// protocols on `ServiceReader` instead of on the container:
 ///
 /// ```swift
 /// extension ServiceReader: HasExerciseService {
@@ -29,20 +17,12 @@
 /// ```
 ///
 /// The declared reads are the registration's dependencies, as a factory's parameters are:
-/// `validate()` checks them without running anything, they are built before the model (at
-/// launch, for a critical one), builds record the model as the service that needed them, and
-/// a child container that overrides one of them makes the model anew with a reader of its
-/// own, so the child's double is what the model reads. A model may keep its reader and read
-/// later, lazily, as such models do.
-///
-/// Only what the registration declares can be read: a read of anything else is refused with
-/// ``DeferredError/Code/undeclaredRead``, which names the service to add to `reading:`. So the
-/// declaration is the whole list of the model's edges, and nothing it reads is hidden from
-/// the container. The reader holds its container weakly: a model kept by the container does
-/// not keep the container alive.
+/// validated, built before the model, recorded, and overridden by a child container (which
+/// makes the model anew with its own reader). A model may keep its reader and read later. A
+/// read of anything not declared throws ``DeferredError/Code/undeclaredRead``. The reader
+/// holds its container weakly. See <doc:ComingFromOtherContainers#Apps-that-read-the-container>.
 public struct ServiceReader: Sendable {
-  /// The container of the registration: the one whose build made the reader (a child's copy
-  /// reads from the child).
+  /// The container whose build made the reader (a child's copy reads from the child).
   private weak var container: Container?
   /// The service the reader was made for, which errors name.
   private let service: AnyServiceKey
@@ -56,9 +36,6 @@ public struct ServiceReader: Sendable {
   }
 
   /// Reads the service registered for `type` and `name`, one the registration declares.
-  ///
-  /// A declared singleton was built before the reader's service, and is read without a lock; a
-  /// transient one is made at each read, as the container makes it.
   ///
   /// - Parameters:
   ///   - type: The service's type; it may be left out where the compiler can infer it.
@@ -92,12 +69,11 @@ public struct ServiceReader: Sendable {
   }
 
   /// Reads the service registered for `type` and `name`, one the registration declares, and
-  /// stops the program with the error's message if it cannot: the form a `Has*` protocol's
-  /// property, which cannot throw, reads with.
+  /// stops the program with the error's message if it cannot: for a `Has*` protocol's
+  /// property, which cannot throw.
   ///
-  /// A declared read cannot fail for a singleton once the reader exists (the service was
-  /// built before it, and stays built); a transient or a weak one is made at the read, and
-  /// its factory may fail. Use ``resolve(_:name:)`` where that must be handled.
+  /// A declared singleton was built before the reader and cannot fail; a transient or weak
+  /// one is made at the read. Use ``resolve(_:name:)`` where a failure must be handled.
   ///
   /// - Parameters:
   ///   - type: The service's type.

@@ -13,19 +13,15 @@ import Dispatch
 /// | (any, while a reset runs) | idle, held or building and reached by the reset: `resetting(barrier)`, until the reset ends | | | | | |
 ///
 /// ("–": cannot happen; `built` and `failed` come only from the owner of a build, once.)
-/// `published` is a singleton published in its node's lock-free cell, for good; `held` is a weak
-/// or named-scope service, or a singleton built with one, whose value lives here (one per
-/// generation, or a weak reference) so that it can be dropped. A stale build (begun before a
-/// reset) ends apart from the state: its value goes to its owner and the waiters that joined
-/// it before the reset, never into the state (Docs/Design.md, "Weak and named scopes").
-/// Work queued before the build is delivered in order: while the builder hands it to its
-/// queues (outside the lock), later work joins the queue behind it instead of overtaking it.
+/// `published`: in the node's lock-free cell, for good. `held`: a weak or named-scope service,
+/// or a singleton built with one, whose value lives here so that it can be dropped. A stale
+/// build (begun before a reset) ends apart from the state: its value goes to its owner and
+/// earlier waiters only (Docs/Design.md, "Weak and named scopes"). Queued work is delivered in
+/// order: while the builder hands it over (outside the lock), later work queues behind it.
 ///
-/// A reset is one step however many services it reaches: each it reaches is barred
-/// (``bar(until:)``) in the same step as it is reset, and lifted (``lift(_:)``) only once the
-/// reset has reached all of them. A claim of a barred service waits for the reset to end
-/// (``AnyNode/claim(_:)``): so no caller gets a value of the new generation of one service and
-/// then one of the old generation of another, which the reset had not reached yet.
+/// A reset bars each service it reaches (``bar(until:)``) in the step that resets it, and lifts
+/// the bars (``lift(_:)``) once it has reached them all; a claim of a barred service waits. So
+/// no caller gets one service's new generation and then another's old one.
 struct SlotState {
   private enum State {
     case idle(attempts: Int)
@@ -35,15 +31,13 @@ struct SlotState {
     case retired(replacement: AnyNode)
   }
 
-  /// How a held value is kept: a generation's value (its object), or a weak reference to a
-  /// weak service.
+  /// How a held value is kept: a generation's value, or a weak service's weak reference.
   enum Stored {
     case value(AnyObject)
     case weak(WeakObject)
   }
 
-  /// A build under way: who runs it, which attempt it is, and the latch other contexts wait on,
-  /// made by the first of them.
+  /// A build under way: who runs it, which attempt, and the latch its first waiter made.
   private struct Building {
     let owner: BuildContext
     private let attempt32: Int32
@@ -60,9 +54,8 @@ struct SlotState {
     var generation: Int { Int(generation32) }
   }
 
-  /// The parts of the state most services never use (queued work, observed dependencies, a
-  /// generation after a reset, stale builds), in a box made on first use. Copied on write, so
-  /// the state stays a value.
+  /// The parts of the state most services never use, in a box made on first use and copied on
+  /// write, so the state stays a value.
   private final class Rare {
     var pending: [PendingWork] = []
     var observed: [AnyServiceKey] = []
@@ -88,7 +81,7 @@ struct SlotState {
   private var rare: Rare?
   private var state = State.idle(attempts: 0)
 
-  /// The box, made if there is none, and unshared (copied if another state holds it).
+  /// The box, made if need be, and unshared.
   private mutating func unsharedRare() -> Rare {
     guard var box = rare else {
       let made = Rare()
@@ -101,13 +94,11 @@ struct SlotState {
     return box
   }
 
-  /// Work handed to the service before it was built (or while earlier work is being handed
-  /// over), delivered in order once it is.
+  /// Work handed to the service before it was built (or during a hand-over), kept in order.
   private var pending: [PendingWork] { rare?.pending ?? [] }
   /// What a factory that resolves its own dependencies resolved in past builds.
   var observed: [AnyServiceKey] { rare?.observed ?? [] }
-  /// How many resets reached this service (and, for a weak one, how many times it was built
-  /// anew after its object went): the generation its next build makes.
+  /// The generation the next build makes: one more per reset, or per rebuild of a weak object.
   var generation: Int { rare?.generation ?? 0 }
   /// Builds begun before a reset, still running: they end apart from the state.
   private var stale: [Building] { rare?.stale ?? [] }
@@ -144,8 +135,7 @@ struct SlotState {
   enum Claim {
     /// Built already: published in the node's cell (`nil`), or held (its value, retained).
     case built(Held?)
-    /// This context now builds it (this attempt, of this generation), and must end it with
-    /// `built` or `failed`.
+    /// This context now builds it, and must end it with `built` or `failed`.
     case claimed(attempt: Int, generation: Int)
     /// Another context is building it: wait on the latch.
     case busy(BuildLatch)
@@ -165,8 +155,8 @@ struct SlotState {
     case forward(AnyNode)
   }
 
-  /// What the end of a build leaves to do: the waiters to wake, and queued work to deliver
-  /// (then call ``delivered()`` until it returns nothing).
+  /// What the end of a build leaves to do: waiters to wake, and queued work to deliver (then
+  /// ``delivered()`` until it returns nothing).
   struct Ending {
     let wake: DispatchGroup?
     /// The work to deliver, `nil` if there is none.
@@ -203,9 +193,8 @@ struct SlotState {
     }
   }
 
-  /// ``claim(by:)`` of a service that is idle and has no box (never reset, no queued work),
-  /// what most claims find: the attempt this context now builds, of generation 0; `nil`, the
-  /// state left as it is, for anything else.
+  /// ``claim(by:)`` of an idle service with no box, what most claims find: the attempt this
+  /// context now builds; `nil`, the state untouched, for anything else.
   @inline(__always)
   mutating func claimIdle(by context: BuildContext) -> Int? {
     guard rare == nil, case .idle(let attempts) = state else { return nil }
@@ -218,7 +207,6 @@ struct SlotState {
     return .claimed(attempt: attempt, generation: generation)
   }
 
-  /// The context building the service, if a build is under way.
   var builder: BuildContext? {
     if case .building(let building) = state { return building.owner }
     return nil
@@ -230,20 +218,17 @@ struct SlotState {
     return false
   }
 
-  /// Whether the service is built.
   var isPublished: Bool {
     if case .published = state { return true }
     return false
   }
 
-  /// Whether the service is built and held.
   var isHeld: Bool {
     if case .held = state { return true }
     return false
   }
 
-  /// The held value, retained, if the service is built and held (and, if weak, its object
-  /// is still alive).
+  /// The held value, retained, if the service is built and held (a weak one's object alive).
   var held: Held? {
     switch state {
     case .held(.value(let object), _): return .value(object)
@@ -252,10 +237,8 @@ struct SlotState {
     }
   }
 
-  /// Ends the build of `attempt`, whose value is published in the node's cell, if nothing
-  /// else is to be done: no waiter to wake, and no box (no queued work, no stale build);
-  /// returns whether it did. Otherwise the state is left as it is, for
-  /// ``built(attempt:storing:value:)``.
+  /// Ends the build of `attempt`, its value published, if there is no waiter and no box;
+  /// returns whether it did. Otherwise ``built(attempt:storing:value:)`` ends it.
   mutating func endPublished(attempt: Int) -> Bool {
     guard rare == nil, case .building(let building) = state, building.latch == nil,
       building.attempt == attempt
@@ -264,10 +247,9 @@ struct SlotState {
     return true
   }
 
-  /// Ends a build: its value published in the node's cell (`storing` is `nil`), or held as
-  /// `storing` and handed as `value`. A stale build (begun before a reset) leaves the state
-  /// alone: its value goes to its waiters, and to work queued before the reset if no new
-  /// build has begun.
+  /// Ends a build: its value published (`storing` is `nil`), or held as `storing` and handed
+  /// out as `value`. A stale build leaves the state alone: its value goes to its waiters, and
+  /// to work queued before the reset if no new build has begun.
   mutating func built(attempt: Int, storing: Stored? = nil, value: Held? = nil) -> Ending {
     if let building = removeStale(attempt: attempt) {
       let wake = building.latch?.finish(.built(value))
@@ -276,23 +258,17 @@ struct SlotState {
       }
       return Ending(wake: wake, work: takePending(delivering: true), value: value)
     }
-    let latch = end(attempt: attempt)
-    if let storing {
-      state = .held(storing, attempts: attempt)
-    } else {
-      state = .published
-    }
+    let wake = end(attempt: attempt)?.finish(.built(value))
+    state = storing.map { .held($0, attempts: attempt) } ?? .published
     // Most builds have no queued work (and no box): nothing to hand over.
     guard let rare, !rare.pending.isEmpty else {
       if delivering { unsharedRare().delivering = false }
-      return Ending(wake: latch?.finish(.built(value)), work: nil, value: value)
+      return Ending(wake: wake, work: nil, value: value)
     }
-    return Ending(
-      wake: latch?.finish(.built(value)), work: takePending(delivering: true), value: value)
+    return Ending(wake: wake, work: takePending(delivering: true), value: value)
   }
 
-  /// Ends the build under way with a failure: the next resolve tries again. Queued work stays
-  /// queued until a later build succeeds.
+  /// Ends the build with a failure: the next resolve tries again; queued work stays queued.
   mutating func failed(attempt: Int, _ error: DeferredError) -> DispatchGroup? {
     if let building = removeStale(attempt: attempt) {
       return building.latch?.finish(.failed(error))
@@ -309,9 +285,9 @@ struct SlotState {
     return building.latch
   }
 
-  /// Drops the held value (returned, to be released once the lock is: its deinit is the app's
-  /// code) and starts a new generation; a build under way goes stale. A value published in
-  /// the node's cell is never dropped (its readers take no lock).
+  /// Drops the held value (returned, to release outside the lock: its deinit is the app's
+  /// code) and starts a new generation; a build under way goes stale. A published value is
+  /// never dropped (its readers take no lock).
   mutating func reset() -> Stored? {
     switch state {
     case .held(let stored, let attempts):
@@ -332,9 +308,8 @@ struct SlotState {
   /// The reset under way that reached the service, if any: a claim waits for it to end.
   var resetBarrier: DispatchGroup? { rare?.barrier }
 
-  /// Bars claims until `barrier`'s reset ends, in the step that reset the service: a service
-  /// published for good (`published`) or replaced is not barred, as the reset changes nothing of
-  /// it.
+  /// Bars claims until `barrier`'s reset ends; a published or replaced service, which the
+  /// reset does not change, is not barred.
   mutating func bar(until barrier: DispatchGroup) {
     switch state {
     case .published, .retired: return
@@ -347,8 +322,8 @@ struct SlotState {
     if let current = rare?.barrier, current === barrier { unsharedRare().barrier = nil }
   }
 
-  /// Takes work handed to the service: `ahead` for work that was queued for a registration
-  /// this one replaced, which came before any handed to this one.
+  /// Takes work handed to the service: `ahead` for work queued for the registration this one
+  /// replaced.
   mutating func receive(_ work: [PendingWork], ahead: Bool = false) -> Delivery {
     switch state {
     case .retired(let replacement):
@@ -367,14 +342,12 @@ struct SlotState {
     }
   }
 
-  /// After the builder handed queued work over: the work that came meanwhile, or nothing (the
-  /// handing over is done).
+  /// After the builder handed queued work over: the work that came meanwhile, or none.
   mutating func delivered() -> [PendingWork] {
     takePending(delivering: !pending.isEmpty)
   }
 
-  /// Marks the service replaced by a new registration, if it was never built nor is being
-  /// built; returns the work queued for it, which now belongs to the replacement.
+  /// Marks the service replaced, if it is idle; returns its queued work, for the replacement.
   mutating func retire(replacedBy replacement: AnyNode) -> [PendingWork]? {
     guard isIdle else { return nil }
     state = .retired(replacement: replacement)
@@ -387,10 +360,8 @@ struct SlotState {
   }
 }
 
-/// Work handed to a service before it is built: what to run on which queue once it is. It
-/// takes the node as an argument rather than capturing it, so queued work never keeps its own
-/// node alive (node → work → node): when the container goes, the work and what it captured go
-/// with it.
+/// Work to run on a queue once a service is built. It takes the node as an argument rather
+/// than capturing it, so queued work never keeps its own node alive.
 struct PendingWork {
   let queue: DispatchQueue
   let work: @Sendable (AnyNode, Held?) -> Void
@@ -401,15 +372,11 @@ struct PendingWork {
   }
 }
 
-/// One build of one singleton: who runs it, and its outcome once known. Other threads that need
-/// the service while it is being built wait on the latch.
+/// One build of one singleton, which other threads wait on: who runs it, and its outcome. Its
+/// Dispatch group is made by the first waiter.
 ///
-/// A latch has no lock of its own: its outcome and group are read and written only under the
-/// lock of the node it builds (``AnyNode/withState(_:)``). The Dispatch group waiters block on
-/// is made when the first of them arrives.
-///
-/// Safety: its mutable fields are guarded by its node's lock (Docs/Design.md, "Memory
-/// safety").
+/// Safety: its mutable fields are guarded by its node's lock (``AnyNode/withState(_:)``;
+/// Docs/Design.md, "Memory safety").
 final class BuildLatch: @unchecked Sendable {
   enum Outcome: Sendable {
     /// Built: published in the node's cell (`nil`), or held (the value this build made).
@@ -419,9 +386,7 @@ final class BuildLatch: @unchecked Sendable {
 
   let owner: BuildContext
   let attempt: Int
-  /// Guarded by the node's lock.
   private var outcome: Outcome?
-  /// Guarded by the node's lock.
   private var group: DispatchGroup?
 
   init(owner: BuildContext, attempt: Int) {
@@ -435,8 +400,7 @@ final class BuildLatch: @unchecked Sendable {
     return group
   }
 
-  /// The group to wait on, made by the first waiter, under the node's lock; `nil` once the
-  /// build has finished.
+  /// The group to wait on, under the node's lock; `nil` once the build has finished.
   private func waitGroup() -> DispatchGroup? {
     guard outcome == nil else { return nil }
     if let group { return group }

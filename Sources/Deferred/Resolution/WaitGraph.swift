@@ -2,15 +2,13 @@ import Dispatch
 
 /// The process-wide graph of which build context waits for which service.
 ///
-/// A context about to block on a service another context is building first walks the graph
-/// under its lock: from the service to its builder, to the service that builder waits for, to
-/// that one's builder, and so on. Reaching itself means the wait would close a cycle, so it fails
-/// at once with the loop named instead of hanging. Every hop reads the builder live, so every
-/// context on a loop found this way is really blocked: no false alarms, and the last context to
-/// close a loop always sees it.
+/// Before blocking, a context walks it under its lock: service, its builder, the service that
+/// builder waits for, and so on. Reaching itself means the wait would close a cycle: it fails
+/// at once with the loop named. Each hop reads the builder live, so there are no false alarms,
+/// and the last context to close a loop always sees it.
 enum WaitGraph {
-  /// What each blocked context waits for, and its chain when it began to wait: a build of
-  /// `node` by whoever builds it, or (`onMain`) the main actor, to build `node` there.
+  /// What a blocked context waits for (`node`'s builder, or the main actor when `onMain`), and
+  /// its chain when it began.
   private struct Wait {
     let node: AnyNode
     let onMain: Bool
@@ -27,8 +25,7 @@ enum WaitGraph {
 
   private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
 
-  /// Blocks until `latch` (a build of `node` by another context) finishes, on behalf of
-  /// `context`.
+  /// Blocks `context` until `latch`, another context's build of `node`, finishes.
   @discardableResult
   static func wait(
     for node: AnyNode, latch: BuildLatch, by context: BuildContext, limit: Duration?
@@ -46,28 +43,18 @@ enum WaitGraph {
     return try leave(node, latch, context, since: start, await latch.outcome(for: node))
   }
 
-  /// Records that `context`, on another thread than the main actor's, waits for the main
-  /// actor to build `node`, unless that would close a cycle (the main actor waits, directly
-  /// or through others, for a build `context` holds); returns when the wait began.
-  static func enterMain(for node: AnyNode, _ context: BuildContext) throws(DeferredError)
-    -> UInt64
-  {
-    try enter(node, context, onMain: true)
-  }
-
-  /// Ends a wait begun with ``enterMain(for:_:)``: its time counts as nested time of the build
-  /// `context` is running, as a wait for another thread's build does.
+  /// Ends a wait for the main actor (``enter(_:_:onMain:making:)``): its time counts as nested
+  /// time of the build `context` is running.
   static func leaveMain(for node: AnyNode, _ context: BuildContext, since start: UInt64)
     throws(DeferredError)
   {
-    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+    remove(context)
     let elapsed = node.owner.recorder.now() &- start
     context.addNested(elapsed)
   }
 
   /// Records that `context` waits for `making`, another context's making of a value of the
-  /// cached argument factory `node`, unless that would close a cycle (the maker waits, directly
-  /// or through others, for something `context` builds or makes). End it with
+  /// cached argument factory `node`, unless that closes a cycle. End it with
   /// ``leave(making:by:)``.
   static func enter(waitingFor making: ArgumentMaking, of node: AnyNode, by context: BuildContext)
     throws(DeferredError)
@@ -77,13 +64,18 @@ enum WaitGraph {
 
   /// Ends a wait begun with ``enter(waitingFor:of:by:)``.
   static func leave(making _: ArgumentMaking, by context: BuildContext) {
+    remove(context)
+  }
+
+  /// Ends the wait of `context`.
+  private static func remove(_ context: BuildContext) {
     _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
   }
 
   /// Records that `context` waits for `node` (built by another context, by the main actor
-  /// when `onMain`, or made by `making`'s maker), unless that would close a cycle, tells the
-  /// container's wait observer, and returns when the wait began.
-  private static func enter(
+  /// when `onMain`, or made by `making`'s maker), unless that closes a cycle, tells the wait
+  /// observer (except for the main actor: the hop does), and returns when the wait began.
+  static func enter(
     _ node: AnyNode, _ context: BuildContext, onMain: Bool = false, making: ArgumentMaking? = nil
   ) throws(DeferredError) -> UInt64 {
     try waits.withLock { waits throws(DeferredError) in
@@ -113,14 +105,10 @@ enum WaitGraph {
     return start
   }
 
-  /// The loop a wait closes, from `loop`: the waiting context's chain, the service it is to
-  /// wait for (at `waitingAt`), then each service the contexts along the loop wait for.
-  ///
-  /// The last one is a service the waiting context is building, where the loop starts; or,
-  /// when the last wait is for the main actor, which the waiting context occupies without
-  /// building that service, the loop starts at the service the context waits for and comes
-  /// back to it (`B → M → B`: B's builder waits for the main actor to build M, while the main
-  /// actor waits for B).
+  /// The loop a wait closes, from `loop`: the waiting context's chain, the service it waits
+  /// for (at `waitingAt`), then what each context along the loop waits for. The loop starts
+  /// at the last one's earlier place in it; if it has none (the last wait is for the main
+  /// actor, which the waiter occupies), at the service waited for (`B → M → B`).
   private static func closed(_ loop: [AnyServiceKey], waitingAt index: Int) -> [AnyServiceKey] {
     let last = loop.count - 1
     if let start = loop.firstIndex(of: loop[last]), start < last { return Array(loop[start...]) }
@@ -137,13 +125,13 @@ enum WaitGraph {
         waitingService: context.chain.last?.description))
   }
 
-  /// Ends the wait of `context` for `latch` with `outcome` (`nil`: it timed out), records it,
-  /// and throws if the build did not succeed; returns the value the build held, if it did.
+  /// Ends the wait of `context` for `latch` with `outcome` (`nil`: timed out) and records it;
+  /// returns the held value, or throws if the build did not succeed.
   private static func leave(
     _ node: AnyNode, _ latch: BuildLatch, _ context: BuildContext, since start: UInt64,
     _ outcome: BuildLatch.Outcome?
   ) throws(DeferredError) -> Held? {
-    _ = waits.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+    remove(context)
     node.owner.recorder.waited(for: node, attempt: latch.attempt, by: context, since: start)
     switch outcome {
     case nil:
@@ -159,10 +147,8 @@ enum WaitGraph {
 }
 
 extension Duration {
-  /// The duration in whole nanoseconds, saturated to what a `UInt64` holds: a negative
-  /// duration counts as zero, and one beyond about 584 years as `UInt64.max`, a reading no
-  /// clock reaches. Every conversion of a duration the app hands in goes through it, so that
-  /// no duration, however long, overflows.
+  /// The duration in whole nanoseconds, saturated: negative is zero, beyond about 584 years
+  /// `UInt64.max`. Every duration the app hands in is converted through it.
   package var nanoseconds: UInt64 {
     // Compared first: `components` traps for a duration beyond `Int64.max` seconds either
     // way, which sums of durations reach.
@@ -196,9 +182,8 @@ func deadline(after duration: Duration, from now: UInt64) -> UInt64 {
 }
 
 extension DispatchTime {
-  /// The time `duration` from now; `distantFuture` (never) for a duration beyond about 146
-  /// years. In nanoseconds of uptime, not Dispatch's `Int` intervals, which are 32 bits on
-  /// some watches.
+  /// The time `duration` from now; `distantFuture` beyond about 146 years. In uptime
+  /// nanoseconds, not Dispatch's `Int` intervals, which are 32 bits on some watches.
   static func after(_ duration: Duration) -> DispatchTime {
     let nanoseconds = duration.nanoseconds
     guard nanoseconds < 1 << 62 else { return .distantFuture }

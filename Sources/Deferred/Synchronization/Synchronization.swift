@@ -11,13 +11,9 @@
 
 // MARK: - Locks
 
-/// State behind a lock: `OSAllocatedUnfairLock` on Apple platforms, which lends a waiting
-/// thread's priority to the owner (the main thread waiting on a `.utility` owner is the
-/// inversion a launch library exists to prevent); the standard library's `Mutex` elsewhere.
-/// Either traps when a thread takes the lock it holds.
-///
-/// The state is only ever reached through ``withLock(_:)``, under the lock, and is `Sendable`:
-/// what goes in and comes out may cross threads. Copies share the lock and the state.
+/// `Sendable` state reached only through ``withLock(_:)``: an `OSAllocatedUnfairLock` on Apple
+/// platforms (it lends a waiter's priority to the owner), the standard `Mutex` elsewhere. Either
+/// traps when a thread takes the lock it holds. Copies share the lock and the state.
 ///
 /// ```swift
 /// let seen = Locked<[String]>([])
@@ -37,8 +33,7 @@ package struct Locked<State: Sendable>: Sendable {
     package func withLock<Result, Failure: Error>(
       _ body: (inout sending State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-      // Unchecked: `body` is not `@Sendable` nor its result `Sendable`; it runs on this
-      // thread, before the call returns, as the checked form's would.
+      // Unchecked: `body` is not `@Sendable`, but it runs on this thread, before the return.
       try lock.withLockUnchecked { state in
         Swift.Result { () throws(Failure) -> Result in try body(&state) }
       }.get()
@@ -46,12 +41,10 @@ package struct Locked<State: Sendable>: Sendable {
   #else
     private let storage: Storage
 
-    /// Creates the lock around `state`.
     package init(_ state: consuming sending State) {
       storage = Storage(state)
     }
 
-    /// Runs `body` with the state, under the lock.
     @inline(__always)
     package func withLock<Result, Failure: Error>(
       _ body: (inout sending State) throws(Failure) -> Result
@@ -76,13 +69,10 @@ package struct Locked<State: Sendable>: Sendable {
 }
 
 #if !canImport(Darwin)
-  /// The order a `Mutex` gives its holders, shown to ThreadSanitizer.
-  ///
-  /// On Linux, `Mutex` hands a contended lock over inside the kernel (a priority-inheritance
-  /// futex, from a library ThreadSanitizer does not instrument), so ThreadSanitizer sees no
-  /// order between one holder's accesses and the next one's and reports them as races. An
-  /// acquire load after taking the lock and a release store before leaving it give it that
-  /// order; they are plain moves on x86-64.
+  /// The order a `Mutex` gives its holders, shown to ThreadSanitizer: on Linux a contended
+  /// `Mutex` is handed over inside the kernel, where ThreadSanitizer sees no order between one
+  /// holder and the next and reports races. An acquire load after taking the lock and a
+  /// release store before leaving it make the order visible.
   struct SanitizerOrder: ~Copyable, Sendable {
     private let word = Atomic<UInt8>(0)
 
@@ -95,14 +85,12 @@ package struct Locked<State: Sendable>: Sendable {
   }
 #endif
 
-/// A node's lock, held for a few field updates of its state: never around user code, and
-/// never while the thread holds another node's lock (in debug builds, taking one then traps).
+/// A node's lock, held for a few field updates: never around user code, never while the
+/// thread holds another node's lock (debug builds trap if it does).
 ///
-/// On Linux each node has its own: the standard library's `Mutex`, four bytes inline in the
-/// node. On Apple platforms, where `Mutex` needs iOS 18 and an `OSAllocatedUnfairLock` would
-/// cost each node an allocation, nodes share a fixed pool of `os_unfair_lock`s (each lends a
-/// waiting thread's priority to the owner), handed out in turn as nodes are made: as no thread
-/// holds two, sharing one costs at most a rare brief wait.
+/// On Linux, a `Mutex` inline in the node. On Apple platforms (`Mutex` needs iOS 18), nodes
+/// share a fixed pool of `os_unfair_lock`s, handed out in turn: as no thread holds two, sharing
+/// costs at most a brief wait.
 struct NodeLock: ~Copyable, Sendable {
   #if canImport(Darwin)
     /// The pool lock this one is.
@@ -127,12 +115,11 @@ struct NodeLock: ~Copyable, Sendable {
 
     private static let pool = Pool()
 
-    /// 64 `os_unfair_lock`s, each on a cache line of its own so that threads taking different
-    /// locks do not slow each other down, in memory allocated once and never freed.
+    /// 64 `os_unfair_lock`s, one per cache line, allocated once and never freed.
     ///
-    /// Safety (Docs/Design.md, "Memory safety"): `@unchecked Sendable` because the memory is
-    /// only ever reached through `os_unfair_lock_lock` and `os_unfair_lock_unlock`, which
-    /// expect to be called from any thread, and it lives as long as the process.
+    /// Safety (Docs/Design.md, "Memory safety"): `@unchecked Sendable` as the memory is reached
+    /// only through `os_unfair_lock_lock`/`unlock`, from any thread, and lives as long as the
+    /// process.
     private final class Pool: @unchecked Sendable {
       let next = AtomicWord()
       private let base: UnsafeMutableRawPointer
@@ -159,7 +146,6 @@ struct NodeLock: ~Copyable, Sendable {
 
     init() {}
 
-    /// Runs `body` holding the lock.
     @inline(__always)
     func withLock<Result>(_ body: () -> Result) -> Result {
       Self.willTake()
@@ -174,11 +160,8 @@ struct NodeLock: ~Copyable, Sendable {
 }
 
 extension NodeLock {
-  /// Traps, in debug builds, if the calling thread holds a node lock; then notes that it does.
-  ///
-  /// Two node locks are never held at once: on Apple platforms two nodes may share one, and a
-  /// thread taking the one it holds stops the process; and an order between nodes' locks would
-  /// be one more thing to keep right.
+  /// Traps, in debug builds, if the calling thread holds a node lock (two nodes may share one,
+  /// and a lock order between nodes would be one more thing to keep right); then notes it does.
   @inline(__always)
   static func willTake() {
     #if DEBUG
@@ -197,8 +180,7 @@ extension NodeLock {
     #endif
   }
 
-  /// Whether the calling thread holds a node lock; in release builds, which do not track it,
-  /// always `false`.
+  /// Whether the calling thread holds a node lock; always `false` in release builds.
   static var isHeldByCurrentThread: Bool {
     #if DEBUG
       HeldMark.isSet
@@ -209,8 +191,7 @@ extension NodeLock {
 }
 
 #if DEBUG
-  /// The mark of a thread that holds a node lock: a thread-specific value, non-nil while it
-  /// holds one. Debug builds only.
+  /// A thread-specific mark, non-nil while the thread holds a node lock (debug builds only).
   private enum HeldMark {
     private static let key: pthread_key_t = {
       var key = pthread_key_t()
@@ -229,18 +210,15 @@ extension NodeLock {
 
 // MARK: - Atomics
 
-/// An atomic 64-bit word.
+/// An atomic 64-bit word; each method's name says its ordering.
 ///
-/// On Linux it is the standard library's `Atomic<UInt64>`, inline in whatever holds it. On
-/// Apple platforms, where `Atomic` needs iOS 18 / macOS 15, it is a word this value allocates
-/// and frees, each access one C11 atomic operation of the C target `CDeferredSync`: Swift gives
-/// a stored property no stable address of its own before `Atomic`.
-///
-/// The ordering is in each method's name: there is no parameter to pass and ignore.
+/// On Linux, the standard `Atomic<UInt64>`. On Apple platforms (`Atomic` needs iOS 18), a word
+/// this value allocates, each access a C11 atomic operation of `CDeferredSync`: before
+/// `Atomic`, a Swift stored property has no stable address.
 struct AtomicWord: ~Copyable, Sendable {
   #if canImport(Darwin)
-    // Safety (Docs/Design.md, "Memory safety"): allocated here, freed in `deinit`, reached only
-    // through the C target's atomic operations, so the value may cross threads.
+    // Safety (Docs/Design.md, "Memory safety"): allocated here, freed in `deinit`, reached
+    // only through the C atomic operations.
     private nonisolated(unsafe) let word: UnsafeMutablePointer<UInt64>
 
     init(_ value: UInt64 = 0) {
@@ -254,7 +232,6 @@ struct AtomicWord: ~Copyable, Sendable {
 
     @inline(__always) func loadRelaxed() -> UInt64 { cds_load_relaxed(word) }
     @inline(__always) func loadAcquire() -> UInt64 { cds_load_acquire(word) }
-    @inline(__always) func storeRelaxed(_ value: UInt64) { cds_store_relaxed(word, value) }
     @inline(__always) func storeRelease(_ value: UInt64) { cds_store_release(word, value) }
 
     /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
@@ -282,25 +259,20 @@ struct AtomicWord: ~Copyable, Sendable {
 
     @inline(__always) func loadRelaxed() -> UInt64 { word.load(ordering: .relaxed) }
     @inline(__always) func loadAcquire() -> UInt64 { word.load(ordering: .acquiring) }
-    @inline(__always) func storeRelaxed(_ value: UInt64) { word.store(value, ordering: .relaxed) }
     @inline(__always) func storeRelease(_ value: UInt64) {
       word.store(value, ordering: .releasing)
     }
 
-    /// Adds `value`, wrapping, with relaxed ordering; returns the old value.
     @inline(__always) @discardableResult
     func fetchAddRelaxed(_ value: UInt64) -> UInt64 {
       word.wrappingAdd(value, ordering: .relaxed).oldValue
     }
 
-    /// Sets `bits`, with acquire-release ordering; returns the old value.
     @discardableResult @inline(__always)
     func setBits(_ bits: UInt64) -> UInt64 {
       word.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
     }
 
-    /// Replaces `expected` by `desired`, with acquire-release ordering, if the word holds
-    /// `expected`; returns whether it did, and the value it held.
     @inline(__always)
     func compareExchange(expected: UInt64, desired: UInt64) -> (exchanged: Bool, original: UInt64) {
       word.compareExchange(
@@ -313,16 +285,12 @@ struct AtomicWord: ~Copyable, Sendable {
   @inline(__always) func addRelaxed(_ value: UInt64) { fetchAddRelaxed(value) }
 }
 
-/// A reference to an object, set once, that readers load without a lock: set with release
-/// ordering, read with acquire ordering, so a reader sees the object as it was made.
+/// A reference to an object, set once (release) and loaded without a lock (acquire). It holds
+/// its object until it goes, and never replaces it, so a loaded address can always be retained.
 ///
-/// It holds one strong reference to its object from the moment it is set until it goes; the
-/// object is never replaced, so a reader that has loaded its address can always retain it.
-///
-/// Safety (Docs/Design.md, "Memory safety"): an object's address in an ``AtomicWord`` turned
-/// back into a reference (`Unmanaged`). The standard library's `AtomicLazyReference` does the
-/// same, but needs iOS 18; one implementation serves every platform, so that the tests and
-/// sanitizers on Linux exercise the code Apple platforms run.
+/// Safety (Docs/Design.md, "Memory safety"): an object's address in an ``AtomicWord``, turned
+/// back into a reference (`Unmanaged`). `AtomicLazyReference` needs iOS 18; one implementation
+/// for every platform lets the Linux tests and sanitizers run the code Apple platforms run.
 struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
   private let word = AtomicWord()
 
@@ -338,7 +306,6 @@ struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
     Self.unmanaged(word.loadAcquire())?.takeUnretainedValue()
   }
 
-  /// Whether an object is set.
   @inline(__always)
   var isSet: Bool { word.loadAcquire() != 0 }
 
@@ -365,20 +332,14 @@ struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
   }
 }
 
-/// A reference to an object that readers load without a lock and its owner replaces: stored
-/// with release ordering, read with acquire ordering.
+/// A reference to an object that readers load without a lock (acquire) and its owner replaces
+/// (release). A reader retains what it loaded after the load, so the reference keeps every
+/// object it held until it goes: for rarely replaced objects, as a container's lookup table.
 ///
-/// A reader loads the object's address, then retains it: an object replaced in between must
-/// still be alive. So the reference keeps every object it has held, until it goes itself;
-/// replacing hands nothing back for the caller to keep. It suits an object replaced rarely,
-/// as a container's lookup table is (a new one only once the live table has twice the keys).
-///
-/// Safety (Docs/Design.md, "Memory safety"): as ``AtomicReference``, an object's address in an
-/// ``AtomicWord`` turned back into a reference (`Unmanaged`).
+/// Safety (Docs/Design.md, "Memory safety"): as ``AtomicReference``.
 struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
   private let word = AtomicWord()
-  /// Every object stored, the current one last: each holds the reference a reader may be about
-  /// to take.
+  /// Every object stored, the current one last, alive for readers that loaded it.
   private let stored = Locked<[Object]>([])
 
   init() {}
@@ -389,8 +350,7 @@ struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     AtomicReference<Object>.unmanaged(word.loadAcquire())?.takeUnretainedValue()
   }
 
-  /// Stores `object` (or none) in place of the current one, which stays alive as long as the
-  /// reference.
+  /// Stores `object` (or none); the current one stays alive as long as the reference.
   func store(_ object: Object?) {
     if let object { stored.withLock { $0.append(object) } }
     let new = object.map { Unmanaged.passUnretained($0) }
