@@ -129,9 +129,8 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing, factory)
   }
 
-  /// Registers a singleton, built on demand, whose factory resolves what it needs itself: the
-  /// form ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
-  /// without options.
+  /// As ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
+  /// without options: a singleton, built on demand.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.
