@@ -46,8 +46,7 @@ public struct MonotonicClock: LaunchClock {
     Self.monotonicNow()
   }
 
-  /// Nanoseconds on the system's monotonic clock, read directly: what a recorder whose clock is
-  /// this one calls, without going through the `LaunchClock` witness of an existential.
+  /// Nanoseconds on the system's monotonic clock, for callers that know the clock's type.
   @inline(__always)
   static func monotonicNow() -> UInt64 {
     #if canImport(Darwin)
@@ -61,14 +60,8 @@ public struct MonotonicClock: LaunchClock {
   /// prewarmed process, the first use of this clock.
   public var processStart: ProcessStart { .monotonic }
 
-  /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
-  ///
-  /// It costs a call into the kernel on every platform, two a build, which is why only
-  /// ``Recording/timingsAndCPU`` reads it. On Apple platforms the thread CPU clock is a Mach
-  /// call (the kernel's `thread_info`-style accounting of the thread, through
-  /// `clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)`), not a read of shared memory as the
-  /// monotonic clock is: expect hundreds of nanoseconds a reading, and measure on the
-  /// slowest device before recording CPU time in every launch.
+  /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): a call into the kernel, so only
+  /// ``Recording/timingsAndCPU`` reads it.
   public func threadCPUTime() -> UInt64? {
     #if canImport(Darwin)
       clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)
@@ -82,8 +75,7 @@ public struct MonotonicClock: LaunchClock {
     private static func read(_ clock: clockid_t) -> UInt64 {
       var spec = timespec()
       clock_gettime(clock, &spec)
-      // Wrapping arithmetic: neither field is negative, and a monotonic clock does not reach
-      // 584 years (no overflow checks on every reading).
+      // Wrapping: neither field is negative, and a monotonic clock does not reach 584 years.
       return UInt64(truncatingIfNeeded: spec.tv_sec) &* 1_000_000_000
         &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
     }

@@ -72,25 +72,17 @@ public struct ProcessStart: Sendable, Hashable {
     self.kind = kind
   }
 
-  /// When this process first used ``MonotonicClock`` (the first one made), on that clock and
-  /// on the one the operating system gives the process start on, read together.
-  ///
-  /// The operating system's start is turned into an age at this moment: the monotonic clock
-  /// stops while the device sleeps, the operating system's does not, so an age taken later,
-  /// when a report asks, would count a sleep since the launch.
+  /// When this process first used ``MonotonicClock``, on it and on the operating system's
+  /// clock, read together: the process's age is taken now, since the monotonic clock stops
+  /// while the device sleeps and the system's does not.
   static let firstUse = (monotonic: MonotonicClock.monotonicNow(), system: systemNow())
 
-  /// This process's start on ``MonotonicClock``, read once.
   static let monotonic = resolve(
     environment: { name in getenv(name).map { String(cString: $0) } },
     firstUse: firstUse.monotonic, operatingSystem: fromOperatingSystem)
 
-  /// The process start from what the process was given: `environment` (a look-up of a
-  /// variable), the time of the first use of Deferred, and a reading from the operating system
-  /// (called only if it is needed).
-  ///
-  /// A prewarmed process (`ActivePrewarm=1`) counts from `firstUse`; otherwise a launcher's
-  /// handover (`DEFERRED_SPAWN_NS`) is the most precise figure, then the operating system's.
+  /// The process start: `firstUse` in a prewarmed process (`ActivePrewarm=1`), else a
+  /// launcher's handover (`DEFERRED_SPAWN_NS`), else `operatingSystem()`.
   static func resolve(
     environment: (String) -> String?, firstUse: UInt64,
     operatingSystem: () -> ProcessStart?
@@ -105,8 +97,7 @@ public struct ProcessStart: Sendable, Hashable {
       ?? ProcessStart(nanoseconds: firstUse, source: .unknown, precision: 0)
   }
 
-  /// Nanoseconds on the clock the operating system's process start is on: the wall clock on
-  /// Apple platforms, `CLOCK_BOOTTIME` on Linux.
+  /// The clock the system's process start is on: the wall clock on Apple, `CLOCK_BOOTTIME` here.
   private static func systemNow() -> UInt64 {
     #if canImport(Darwin)
       var wall = timeval()
@@ -119,8 +110,7 @@ public struct ProcessStart: Sendable, Hashable {
     #endif
   }
 
-  /// The process start the operating system gives, on the monotonic clock: its age at the
-  /// first use, taken from the first use's monotonic reading.
+  /// The operating system's process start, moved to the monotonic clock by its age at first use.
   private static func fromOperatingSystem() -> ProcessStart? {
     #if canImport(Darwin)
       var info = kinfo_proc()

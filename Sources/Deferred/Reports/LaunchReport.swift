@@ -47,9 +47,7 @@ public struct LaunchReport: Sendable, Hashable {
   /// made.
   public var advice: [Advice]
   /// How many builds and waits the container recorded and did not keep: it keeps its first
-  /// 4,096 builds (a launch's) and its latest 1,024, and as many waits, so that an app that
-  /// runs for long, resetting a scope or rebuilding a weak service again and again, does not
-  /// grow; 0 for most reports.
+  /// 4,096 (a launch's) and its latest 1,024 of each, so that a long-running app does not grow.
   public var droppedRecords: Int
 
   /// Creates a report.
