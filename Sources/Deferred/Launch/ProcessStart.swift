@@ -6,6 +6,12 @@
   import Musl
 #endif
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// When the process started, on a ``LaunchClock``, and where that figure came from.
 ///
 /// Launch reports measure every offset from process start, so the time before `main` (loading,
@@ -123,13 +129,8 @@ public struct ProcessStart: Sendable, Hashable {
       let precision: UInt64 = 1_000
     #else
       // Field 22 of /proc/self/stat: start time in clock ticks since boot (CLOCK_BOOTTIME).
-      let fd = open("/proc/self/stat", O_RDONLY)
-      guard fd >= 0 else { return nil }
-      defer { close(fd) }
-      var buffer = [UInt8](repeating: 0, count: 1024)
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      guard count > 0 else { return nil }
-      let text = String(decoding: buffer[0..<count], as: UTF8.self)
+      guard let stat = FileManager.default.contents(atPath: "/proc/self/stat") else { return nil }
+      let text = String(decoding: stat, as: UTF8.self)
       // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
       guard let close = text.lastIndex(of: ")") else { return nil }
       let fields = text[text.index(after: close)...].split(separator: " ")
