@@ -25,16 +25,11 @@ public protocol LaunchClock: Sendable {
 /// The system's monotonic clock, shared by every process on the machine: nanoseconds that never
 /// go back.
 ///
-/// - On Apple platforms: `clock_gettime_nsec_np(CLOCK_UPTIME_RAW)`, the clock signposts and
-///   Instruments use, in nanoseconds (`CLOCK_MONOTONIC` has only microsecond resolution there,
-///   which would round most builds to 0 or 1 µs). It stops while the device sleeps.
-/// - Elsewhere: `CLOCK_MONOTONIC`, in nanoseconds.
-///
-/// A launcher that hands its spawn time to a child (`DEFERRED_SPAWN_NS`, see ``ProcessStart``)
-/// reads it from this clock, so both processes' readings compare.
-///
-/// Creating one notes the time, once a process: what a prewarmed process measures its launch
-/// from (``ProcessStart/Kind-swift.enum/prewarmed``).
+/// On Apple platforms it is `CLOCK_UPTIME_RAW`, the clock signposts and Instruments use
+/// (`CLOCK_MONOTONIC` has only microsecond resolution there); it stops while the device
+/// sleeps. Elsewhere it is `CLOCK_MONOTONIC`. A launcher that hands its spawn time to a child
+/// (``ProcessStart``) reads this clock. The first one made marks where a prewarmed process
+/// measures its launch from.
 public struct MonotonicClock: LaunchClock {
   /// Creates the clock.
   public init() {

@@ -14,22 +14,16 @@
 
 /// When the process started, on a ``LaunchClock``, and where that figure came from.
 ///
-/// Launch reports measure every offset from process start, so the time before `main` (loading,
-/// static initialisers) counts. The figure comes from the most precise source there is:
+/// Launch reports measure every offset from process start, so the time before `main` counts.
+/// The figure comes from the most precise source there is: a launcher's
+/// ``Source-swift.enum/handover`` (it read ``MonotonicClock`` just before it spawned this
+/// process and passed it in `DEFERRED_SPAWN_NS`), then the ``Source-swift.enum/operatingSystem``
+/// (Linux's `/proc/self/stat`, in clock ticks of usually 10 ms; Apple's `sysctl`, in
+/// microseconds), then the ``Source-swift.enum/clock``'s own reading.
 ///
-/// - ``Source-swift.enum/handover``: a launcher read ``MonotonicClock`` just before it spawned
-///   this process and passed it in the `DEFERRED_SPAWN_NS` environment variable (the demo's
-///   `compare` does): microsecond-precise, and it includes the spawn and the exec.
-/// - ``Source-swift.enum/operatingSystem``: Linux's `/proc/self/stat` (clock ticks, usually
-///   10 ms each) or Apple's `sysctl` (microseconds, wall clock).
-/// - ``Source-swift.enum/clock``: the clock's own reading (``ManualClock``'s start in tests;
-///   in a prewarmed process, the first ``MonotonicClock`` made).
-///
-/// A process the system started ahead of the user's launch (iOS prewarming, which sets the
-/// `ActivePrewarm` environment variable to `1`) started seconds or minutes before the user
-/// tapped the icon: its start says nothing about the launch. Its figure is then the first use
-/// of Deferred's clock (the first container made, in `main` or the app's initialiser), and
-/// its ``kind-swift.property`` is ``Kind-swift.enum/prewarmed``, which the report carries.
+/// A process the system prewarmed (`ActivePrewarm=1`) started long before the user's launch:
+/// its figure is then the first use of Deferred's clock, and its ``kind-swift.property`` is
+/// ``Kind-swift.enum/prewarmed``.
 public struct ProcessStart: Sendable, Hashable {
   /// Where a process start figure came from.
   public enum Source: String, Sendable, Hashable, Codable {
