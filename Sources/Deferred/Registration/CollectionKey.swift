@@ -15,10 +15,6 @@ public struct CollectionKey<Element: Sendable>: Hashable, Sendable, CustomString
 
   /// Creates the key of a collection of `Element`s.
   ///
-  /// ```swift
-  /// let handlers = CollectionKey<any LaunchHandler>(name: "launch")
-  /// ```
-  ///
   /// - Parameters:
   ///   - element: The elements' type; it may be left out where the compiler can infer it.
   ///   - name: A name that tells apart several collections of one element type.
@@ -33,16 +29,11 @@ public struct CollectionKey<Element: Sendable>: Hashable, Sendable, CustomString
   /// ```
   public var service: ServiceKey<[Element]> { ServiceKey(name: name) }
 
-  /// How the key is shown in errors and reports, as its service's key.
-  ///
-  /// ```swift
-  /// print(CollectionKey<Int>())  // Array<Int>
-  /// ```
+  /// How the key is shown in errors and reports, as its service's key (`Array<Int>`).
   public var description: String { service.description }
 }
 
-/// A collection's member, as the node that holds it: its own type, so that it never meets a
-/// service of the element's type.
+/// The value type of a collection member's node: its own, never a service of the element's.
 struct CollectionMember<Element: Sendable>: Sendable, DescribedKeyType {
   let value: Element
 

@@ -1,13 +1,11 @@
 /// What an app promises about a service whose type is not `Sendable`, so that Deferred may
 /// keep it and hand it out: the promise Swinject and Factory assume without asking.
 ///
-/// A container builds services on background queues and hands them to any thread, so its
-/// ordinary forms ask for `Sendable` values, and Swift 6 refuses a class or protocol that
-/// does not say it is one. An app written before Swift 6 has many such types, and some it
-/// cannot change (`UserDefaults`, whose `Sendable` conformance Apple's SDKs mark
-/// unavailable). Registering one with
-/// ``Container/register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)`` states, once, at the
-/// composition root, why it is safe; no declaration changes, and every resolve of it compiles.
+/// A container hands services to any thread, so its ordinary forms ask for `Sendable` values;
+/// an app written before Swift 6 has many types that do not say they are, some it cannot
+/// change (`UserDefaults`). Registering one with
+/// ``Container/register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``
+/// states once, at the composition root, why it is safe; every resolve of it then compiles.
 ///
 /// ```swift
 /// try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
@@ -15,9 +13,8 @@
 ///   ProfileCoordinator.self, promising: .mainActor, ProfileCoordinator.init(store:))
 /// ```
 ///
-/// The compiler cannot check a promise: it is what `@unchecked Sendable` would say on the
-/// type's declaration, said where the service is registered instead. See
-/// <doc:ServicesThatAreNotSendable>.
+/// The compiler cannot check a promise: it is `@unchecked Sendable`, said where the service is
+/// registered. See <doc:ServicesThatAreNotSendable>.
 public enum ConcurrencyPromise: Sendable, Hashable, CustomStringConvertible {
   /// The type is safe to use from any thread by its own design: it guards its state with its
   /// own lock or queue, its state does not change after it is made, or its vendor documents it
@@ -29,10 +26,9 @@ public enum ConcurrencyPromise: Sendable, Hashable, CustomStringConvertible {
   /// The service is only used on the main actor, as a type marked `@MainActor` would be,
   /// though its declaration does not say so.
   ///
-  /// Its factory runs on the main actor (a deferred one on the main-thread lane after the
-  /// first frame, as services registered with
-  /// `registerMainActor` are), and ``Container/validate()`` reports, as an error, every service built off
-  /// the main actor that takes it as a dependency. Resolve it only on the main actor.
+  /// Its factory runs on the main actor, as `registerMainActor`'s do, and
+  /// ``Container/validate()`` reports, as an error, every service built off the main actor
+  /// that takes it as a dependency. Resolve it only on the main actor.
   case mainActor
 
   /// How the promise is shown in errors and reports.

@@ -5,12 +5,10 @@ extension Container {
   /// dependencies, declared by its other parameters: a detail screen's model for an id.
   ///
   /// Its first parameter is the argument (a tuple for several); the others are dependencies,
-  /// each resolved by its type, as in ``register(_:name:scope:priority:replacing:_:)-2f3f1``.
-  /// Every resolve runs the factory anew: nothing is cached (see
-  /// ``register(_:argument:name:cachingUpTo:priority:replacing:_:)`` for a factory that caches
-  /// by argument). The dependencies join the graph: ``validate()`` checks them, a cycle through
-  /// them is named. The factory itself cannot be built at launch (it has no argument then): its
-  /// `priority` says when its dependencies are built, so that the first resolve only runs it.
+  /// as in ``register(_:name:scope:priority:replacing:_:)-2f3f1``, and join the graph. Every
+  /// resolve runs the factory anew (``register(_:argument:name:cachingUpTo:priority:replacing:_:)``
+  /// caches by argument). It has no argument at launch: its `priority` says when its
+  /// dependencies are built, so that the first resolve only runs it.
   ///
   /// ```swift
   /// let detail = try container.register(DetailModel.self, argument: Int.self) {
@@ -23,8 +21,7 @@ extension Container {
   ///   - type: The type the factory makes.
   ///   - argument: The type of its argument.
   ///   - name: A name, where several factories make the same type from the same argument type.
-  ///   - priority: When its dependencies are built during launch; ``Priority/onDemand`` by
-  ///     default.
+  ///   - priority: When its dependencies are built; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from the argument, then its dependencies.
   /// - Returns: The factory's key, which resolving takes with an argument of its type.
@@ -35,7 +32,6 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (Argument, repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> FactoryKey<Argument, Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try registerArgumentFactory(name, nil, priority, replacing, factory)
   }
 
@@ -43,15 +39,10 @@ extension Container {
   /// same argument gives the same value, made once, however many threads ask at once.
   ///
   /// The cache belongs to the container that builds the factory's dependencies (a child that
-  /// overrides one of them has a cache of its own, released with the child). It holds at most
-  /// `limit` values: one more drops the oldest. A limit of 0 caches nothing (every resolve runs
-  /// the factory, as the form without a cache does). ``clearCache(of:)`` empties it. A factory
-  /// that depends on a named-scope service (directly or through others) caches values made with
-  /// that scope's instances: ``reset(_:)`` of the scope drops its cache with them.
-  ///
-  /// Two threads that make values needing each other (the factory of `a(1)` resolves `b(1)`,
-  /// whose factory resolves `a(1)`) fail with ``DeferredError/Code/cycle``, the loop named,
-  /// as singletons do: neither waits for the other forever.
+  /// overrides one has its own). It holds at most `limit` values, dropping the oldest; 0
+  /// caches nothing. ``clearCache(of:)`` empties it, and ``reset(_:)`` of a named scope the
+  /// factory depends on drops it. Two threads whose values need each other fail with
+  /// ``DeferredError/Code/cycle``, the loop named, as singletons do.
   ///
   /// ```swift
   /// let avatar = try container.register(Avatar.self, argument: UserID.self, cachingUpTo: 100) {
@@ -77,12 +68,11 @@ extension Container {
     cachingUpTo limit: Int, priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (Argument, repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> FactoryKey<Argument, Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try registerArgumentFactory(
       name, ArgumentCaching(limit: limit, Argument.self, Value.self), priority, replacing, factory)
   }
 
-  /// The argument forms' work, behind their shims (see `registerByType`).
+  /// The argument forms' work.
   @usableFromInline
   func registerArgumentFactory<Argument, Value: Sendable, each Dependency: Sendable>(
     _ name: String?, _ caching: ArgumentCaching?, _ priority: Priority, _ replacing: Bool,
@@ -97,9 +87,8 @@ extension Container {
           + " (none: nothing is cached) or more")
     }
     if let caching, caching.limit > 0 {
-      // The cache is a singleton that declares the factory's dependencies: a child that
-      // overrides one makes a copy of it with the factory's, so it never hands out a value made
-      // with the parent's.
+      // A singleton that declares the factory's dependencies: a child that overrides one
+      // copies it, and never hands out a value made with the parent's.
       try add(
         AnyNode(
           key: key.cacheKey, scope: .singleton, priority: .onDemand, dependencies: dependencies,
@@ -126,11 +115,8 @@ extension Container {
     return key
   }
 
-  /// Makes a value with the argument factory of `key`: its dependencies are built first if they
-  /// are not, then the factory runs with `argument` (or, for a factory that caches, the cached
-  /// value is returned).
-  ///
-  /// The argument's type is the key's: a wrong one does not compile.
+  /// Makes a value with the argument factory of `key`: its dependencies are built if they are
+  /// not, then the factory runs with `argument`, or the cached value is returned.
   ///
   /// ```swift
   /// let model = try container.resolve(detail, argument: 42)
@@ -149,9 +135,8 @@ extension Container {
     try resolve(key, argument: argument, context: .current)
   }
 
-  /// Empties the cache of the argument factory of `key`, in this container (values made from
-  /// then on are cached again); nothing for a factory that does not cache, or whose cache holds
-  /// nothing yet.
+  /// Empties the cache of the argument factory of `key` in this container; values made from
+  /// then on are cached again.
   ///
   /// ```swift
   /// container.clearCache(of: avatar)  // memory warning: drop the avatars
@@ -180,8 +165,8 @@ extension Container {
 }
 
 extension Resolver {
-  /// Makes a value with the argument factory of `key`, from within a factory: on the build that
-  /// is running, so that a cycle through it is named, and recorded as a transient.
+  /// Makes a value with the argument factory of `key`, from within a factory, on the running
+  /// build: a cycle through it is named, and it is recorded as a transient.
   ///
   /// ```swift
   /// try container.register(Screen.self) { resolver in
@@ -218,11 +203,11 @@ struct ArgumentCaching {
   }
 }
 
-/// A making of a cached argument factory's value: the context making it, while it does, and the
-/// group that waiters wait on until it ends.
+/// A making of a cached argument factory's value: the context making it, and the group its
+/// waiters wait on.
 final class ArgumentMaking: Sendable {
-  /// `nil` once the making ended: the wait-for graph reads it live, so that a wait that ended
-  /// is never taken for one that closes a loop.
+  /// `nil` once the making ended: the wait-for graph reads it live, so that an ended wait is
+  /// never taken for one that closes a loop.
   private let maker: Locked<BuildContext?>
   let done = DispatchGroup()
 
@@ -241,21 +226,18 @@ final class ArgumentMaking: Sendable {
   }
 }
 
-/// Values an argument factory made, by argument: each made once (a thread that asks for an
-/// argument another is making waits for it), at most `limit` of them, the oldest dropped first.
+/// Values an argument factory made, by argument: each made once (a thread that asks for one
+/// being made waits), at most `limit`, the oldest dropped first.
 ///
-/// No code of the app runs under its lock: an argument's `Hashable` is called outside it (its
-/// hash before, its `==` on a copy of the entries that share that hash), and a value dropped
-/// (by the limit, a failed making's cleanup or ``removeAll()``) is released after the lock
-/// is, so that its `deinit` may use the cache again.
+/// No app code runs under its lock: the argument's hash and `==` are called outside it, and
+/// dropped values are released after it, so that a `deinit` may use the cache.
 final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyType {
   enum Slot {
     case made(Value)
     case making(ArgumentMaking)
   }
 
-  /// One argument's entry: its number, which tells entries apart without the argument's
-  /// `==`.
+  /// One argument's entry; its serial tells entries apart without the argument's `==`.
   struct Entry {
     let serial: UInt64
     let argument: AnyHashable
@@ -265,8 +247,7 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
   /// Safety: `@unchecked Sendable` as the cache: `Argument` is `Hashable` and `Sendable`
   /// wherever a cache is made, and values are `Sendable`.
   struct State: @unchecked Sendable {
-    /// The entries by their argument's hash value: only integers are hashed and compared
-    /// under the lock.
+    /// The entries by their argument's hash value: only integers are compared under the lock.
     var buckets: [Int: [Entry]] = [:]
     /// The made values' hash values and serials, oldest first, from `head` on.
     var order: [(hash: Int, serial: UInt64)] = []
@@ -301,12 +282,9 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
     case make(ArgumentMaking, serial: UInt64)
   }
 
-  /// The cached value for `argument`, whose hash value is `hash`, the making to wait for, or
-  /// the making this context is to do.
-  ///
-  /// The entries of its hash are copied out, compared with `argument` outside the lock, and
-  /// the answer taken under the lock again if the bucket has not changed meanwhile (else it
-  /// compares again).
+  /// The cached value for `argument` (whose hash is `hash`), the making to wait for, or the
+  /// making this context is to do. The bucket is compared with `argument` outside the lock,
+  /// and the answer taken under it if the bucket has not changed meanwhile.
   func lookup(_ argument: AnyHashable, hash: Int, by context: BuildContext) -> Lookup {
     var seen = state.withLock { $0.buckets[hash] ?? [] }
     while true {
@@ -333,20 +311,16 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
   }
 
   /// Ends a making: keeps the value (dropping the oldest beyond the limit), or forgets the
-  /// argument if it failed; then wakes the waiters. What it drops is released after the lock.
+  /// argument if it failed; then wakes the waiters.
   func end(hash: Int, serial: UInt64, _ making: ArgumentMaking, _ value: Value?) {
     let dropped = state.withLock { state -> [Entry] in
-      guard
-        let entry = state.buckets[hash]?.first(where: { $0.serial == serial }),
-        case .making(let current) = entry.slot, current === making
+      guard var bucket = state.buckets[hash],
+        let index = bucket.firstIndex(where: { $0.serial == serial }),
+        case .making(let current) = bucket[index].slot, current === making
       else { return [] }
       guard let value else { return state.remove(hash, serial).map { [$0] } ?? [] }
-      if var bucket = state.buckets[hash],
-        let index = bucket.firstIndex(where: { $0.serial == serial })
-      {
-        bucket[index].slot = .made(value)
-        state.buckets[hash] = bucket
-      }
+      bucket[index].slot = .made(value)
+      state.buckets[hash] = bucket
       state.order.append((hash, serial))
       var dropped: [Entry] = []
       while state.order.count - state.head > limit {
@@ -364,8 +338,7 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
     _ = dropped
   }
 
-  /// Drops every value made (makings under way keep going, and are kept when they end); they
-  /// are released after the lock.
+  /// Drops every value made; makings under way are kept when they end.
   func removeAll() {
     let dropped = state.withLock { state -> [Entry] in
       var dropped: [Entry] = []
@@ -378,15 +351,11 @@ final class ArgumentCache<Argument, Value>: @unchecked Sendable, DescribedKeyTyp
     }
     _ = dropped
   }
-
-  /// How many values it holds.
-  var count: Int { state.withLock { $0.order.count - $0.head } }
 }
 
 extension AnyNode {
-  /// Makes a value of this argument factory with `argument` on `context`: its dependencies
-  /// first (built if they are not), then the factory, recorded as a transient; from the cache
-  /// instead, if it caches and holds one for the argument.
+  /// Makes a value of this argument factory with `argument` on `context`, after its
+  /// dependencies, recorded as a transient; or takes it from its cache.
   func make<Argument, Value: Sendable>(
     _ argument: Argument, _ context: BuildContext, as _: Value.Type
   ) throws(DeferredError) -> Value {
@@ -405,8 +374,8 @@ extension AnyNode {
         if making.owner === context {
           throw DeferredError.cycle(closing: key, chain: context.chain)
         }
-        // An edge of the wait-for graph, as a wait for a singleton's build is: a wait that
-        // would close a loop across threads fails at once, the loop named.
+        // An edge of the wait-for graph: a wait that would close a loop across threads fails
+        // at once, the loop named.
         try WaitGraph.enter(waitingFor: making, of: self, by: context)
         defer { WaitGraph.leave(making: making, by: context) }
         if let limit = owner.waitLimit {
@@ -429,8 +398,8 @@ extension AnyNode {
     }
   }
 
-  /// The cache of `node` (this factory's cache node), built if it is not: published, or held
-  /// when it was made with a named scope's value (a reset drops it with that value).
+  /// The cache of `node`, built if it is not: published, or held when it was made with a
+  /// named scope's value.
   private func argumentCache<Cache>(
     _ node: AnyNode, _ context: BuildContext, _: Cache.Type
   ) throws(DeferredError) -> Cache {

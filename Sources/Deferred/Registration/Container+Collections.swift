@@ -3,18 +3,14 @@ extension Container {
   /// dependencies, declared by its parameters. The collection resolves as an array of its
   /// members, in the order they were contributed.
   ///
-  /// Each member is a singleton with its own priority: a critical one is built at launch, in
-  /// contribution order. The collection is a singleton whose dependencies are its members, so
-  /// it is built once they are; its priority follows theirs: critical when every member is,
-  /// after the first frame (or idle) when none is on demand, on demand otherwise.
+  /// Each member is a singleton with its own priority. The collection is a singleton whose
+  /// dependencies are its members; it is critical when every member is, deferred when none is
+  /// on demand, on demand otherwise.
   ///
-  /// A child container may contribute more: the child's collection is its parent's members as
-  /// they are then, then its own; the parent's is unchanged. Contributing to a collection that
-  /// was built (resolved) already fails with ``DeferredError/Code/registrationTooLate``: the
-  /// array handed out would no longer be the collection. So does contributing to one handed out
-  /// empty (resolved before anything was contributed to it, here or in a child), or to a
-  /// parent's once one of its children has resolved. Contribute while registering. A refused
-  /// contribution leaves nothing behind.
+  /// A child container may contribute more: its collection is its parent's members, then its
+  /// own. Contributing to a collection already built or handed out empty, or to a parent's
+  /// once one of its children has resolved, fails with
+  /// ``DeferredError/Code/registrationTooLate`` and leaves nothing behind.
   ///
   /// ```swift
   /// let sinks = CollectionKey<any AnalyticsSink>()
@@ -35,11 +31,10 @@ extension Container {
     to collection: CollectionKey<Element>, priority: Priority = .onDemand,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Element
   ) throws(DeferredError) {
-    // A shim specialised in the caller's module: see `registerByType`.
     try contributeByType(collection, priority, factory)
   }
 
-  /// The contribution's work, behind its shim (see `registerByType`).
+  /// The contribution's work.
   @usableFromInline
   func contributeByType<Element: Sendable, each Dependency: Sendable>(
     _ collection: CollectionKey<Element>, _ priority: Priority,
@@ -70,7 +65,7 @@ extension Container {
     let (member, node) = try registry.withLock {
       registry throws(DeferredError) -> (AnyNode, AnyNode) in
       let own = registry.notes[key]?.members
-      let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+      let existing = registry.table.find(key)
       if own == nil, existing != nil {
         throw DeferredError(
           .duplicateRegistration, key: key, chain: [key],
@@ -82,8 +77,7 @@ extension Container {
           detail: "it was handed out empty already; contribute to a collection before it is"
             + " resolved")
       }
-      // What would refuse the collection's new node is checked before its member is added: a
-      // refused contribution leaves nothing behind.
+      // Checked before the member is added: a refused contribution leaves nothing behind.
       if own != nil, let child = registry.livePublishedChild {
         throw DeferredError(
           .registrationTooLate, key: key, chain: [key],
@@ -113,8 +107,7 @@ extension Container {
       }
       // A member left by a contribution refused as its collection's build began (below) is
       // replaced: no one ever resolved it.
-      let orphan = registry.table.find(
-        UInt(bitPattern: memberKey.typeID), memberKey.name, memberKey.nameHash)
+      let orphan = registry.table.find(memberKey)
       try insert(member, replacing: orphan != nil, note: nil, into: &registry)
       do throws(DeferredError) {
         try insert(
@@ -153,9 +146,8 @@ extension Container {
   }
 
   /// Returns the members of `collection`, in the order they were contributed, building those
-  /// not built yet; an empty array if nothing was contributed.
-  ///
-  /// Once built, the collection is one array, returned by a lock-free read.
+  /// not built yet; an empty array if nothing was contributed. Once built, it is read
+  /// lock-free.
   ///
   /// ```swift
   /// for sink in try container.resolve(sinks) { sink.track("launched") }
@@ -185,17 +177,16 @@ extension Container {
     return []
   }
 
-  /// Whether the collection of `key` is empty, nothing contributed to it here or in an
-  /// ancestor; if it is, it is marked handed out empty in each of them, so that none takes a
-  /// contribution any more. Each container is checked and marked under its lock, this one
-  /// first: a contribution either comes before (and is found) or is refused.
+  /// Whether the collection of `key` has nothing contributed here or in an ancestor; if so,
+  /// each of them marks it handed out empty and takes no contribution to it any more. Each is
+  /// checked and marked under its lock: a contribution either comes before or is refused.
   func handOutEmpty(_ key: AnyServiceKey) -> Bool {
     guard lookup(key) == nil else { return false }
     var container: Container? = self
     while let current = container {
       let empty = current.registry.withLock { registry in
         guard
-          registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) == nil
+          registry.table.find(key) == nil
         else { return false }
         registry.emptyCollectionsHandedOut.insert(key)
         return true
@@ -247,8 +238,8 @@ extension Factory {
   }
 }
 
-/// An array type: a service of it that nothing was contributed to, and nothing registered
-/// for, is the empty collection.
+/// An array type: a service of it with no registration and no contribution is the empty
+/// collection.
 protocol EmptyCollection {
   /// The empty collection's factory.
   static var emptyCollectionFactory: Factory { get }
@@ -266,14 +257,9 @@ extension AnyServiceKey {
 }
 
 extension Container {
-  /// The node of the collection of `key`, found by no lookup, if `key`'s type is an array:
-  /// nothing was contributed to it here or in an ancestor, so it is the empty collection, a
-  /// node made now (once) in the root container, which every child sees; it is handed out
-  /// empty (``handOutEmpty(_:)``), so no contribution is taken any more. `nil` for any other
-  /// key, or once this container or an ancestor is shut down.
-  ///
-  /// So an empty collection is a service of type `[Element]` like any other: resolved or
-  /// awaited by its service's key, read through a handle, declared as a factory's parameter.
+  /// The node of the empty collection of `key`, an array type that no lookup found: made once
+  /// in the root container and handed out empty (``handOutEmpty(_:)``), so that it is a
+  /// service like any other. `nil` for any other key, or once a container is shut down.
   func emptyCollection(_ key: AnyServiceKey) -> AnyNode? {
     guard let collection = key.type as? any EmptyCollection.Type else { return nil }
     guard handOutEmpty(key) else { return lookup(key) }
@@ -284,7 +270,7 @@ extension Container {
       owner: root, factory: collection.emptyCollectionFactory)
     return root.registry.withLock { registry -> AnyNode? in
       if registry.isShutDown { return nil }
-      if let existing = registry.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) {
+      if let existing = registry.table.find(key) {
         return existing
       }
       // A new key, not critical, in a container not shut down: nothing refuses it.

@@ -3,13 +3,10 @@ extension Container {
   /// superclass. One instance for every key: a forwarded singleton is built once, whichever key
   /// asks first.
   ///
-  /// The conversion is checked by the compiler: `{ $0 }` compiles only where the source's type
-  /// converts to the target. The forward is a registration of its own, of the target's key,
-  /// whose one declared dependency is the source: it has the source's scope, its value is the
-  /// converted source (so once built it is resolved by a lock-free read, like any singleton),
-  /// and a child that overrides the source forwards its own. The forward of a ``WeakScope/weak``
-  /// source is weak too: it is the source's object of the moment, converted at each resolve,
-  /// so it keeps nothing alive, and its target may be any type the object converts to.
+  /// The compiler checks the conversion: `{ $0 }` compiles only where the source converts to
+  /// the target. The forward is a registration of the target's key with the source's scope,
+  /// whose one dependency is the source; a child that overrides the source forwards its own.
+  /// A weak source's forward converts the source's object of the moment and keeps nothing.
   ///
   /// ```swift
   /// let store = try container.register(FileStore.self) { try FileStore() }
@@ -32,7 +29,6 @@ extension Container {
     _ source: ServiceKey<Value>, as type: Target.Type, name: String? = nil,
     _ convert: @escaping @Sendable (Value) -> Target
   ) throws(DeferredError) -> ServiceKey<Target> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try forwardByClosure(source, ServiceKey(name: name), convert)
   }
 
@@ -46,15 +42,11 @@ extension Container {
   }
 
   /// Makes the service of `source` answer to `type` too, converted at run time: for a target
-  /// the compiler cannot check where the forward is made (the form with a conversion is
-  /// checked by the compiler, and is to be preferred).
+  /// the compiler cannot check (prefer the form with a conversion).
   ///
-  /// ``validate()`` checks that the source conforms to the target, where it can tell: if the
-  /// source's type is the target or one of its subclasses (a metatype check), or, once the
-  /// source is built, by casting its value. A metatype check cannot tell whether a type
-  /// conforms to a protocol (`Value.self is Target.Type` asks whether it *is* the existential),
-  /// so a protocol target is checked once the source is built. A source that does not conform
-  /// makes resolving the target fail with ``DeferredError/Code/notConforming``.
+  /// ``validate()`` checks the conformance where it can tell: by the types for a class
+  /// target, by casting the source's value once it is built for a protocol. Resolving the
+  /// target of a source that does not conform fails with ``DeferredError/Code/notConforming``.
   ///
   /// ```swift
   /// let store = try container.register(FileStore.self) { try FileStore() }
@@ -71,7 +63,6 @@ extension Container {
   public func forward<Value: Sendable, Target: Sendable>(
     _ source: ServiceKey<Value>, as type: Target.Type, name: String? = nil
   ) throws(DeferredError) -> ServiceKey<Target> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try forwardByCast(source, ServiceKey<Target>(name: name))
   }
 
@@ -103,10 +94,9 @@ extension Container {
         detail: "register it before forwarding it")
     }
     let targetKey = target.erased
-    // The source's scope and priority: a forward is built when its source is, so advice about
-    // a forward's priority is advice about its source's. A weak source's forward is made at
-    // each resolve from the source's object of the moment: it holds nothing itself, so the
-    // source is let go when its last holder lets it go, whatever type the target is.
+    // The source's scope and priority: a forward is built when its source is. A weak
+    // source's forward is a transient made from the source's object of the moment: it holds
+    // nothing, so the source goes when its last holder lets it go.
     let isWeak = sourceNode.kind == .weak
     return try add(
       target, scope: isWeak ? .transient : sourceNode.scope,

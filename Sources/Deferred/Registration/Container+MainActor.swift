@@ -2,17 +2,14 @@ extension Container {
   /// Registers a main-actor service whose factory's parameters are its dependencies: a view
   /// model, a coordinator, an SDK that must start on the main thread.
   ///
-  /// The factory always runs on the main actor. Resolved on the main actor, a service that is
-  /// not built is built there and then; resolved from another thread, its build is sent to the
-  /// main actor and the caller waits (a wait that would close a loop, the main actor waiting
-  /// for a build that thread holds, fails at once with the chain; one the main actor cannot
-  /// take on because it is in ``shutDown()`` fails with ``DeferredError/Code/shutDown``);
-  /// `awaitService` suspends instead. Once built, it is read lock-free from any thread, like
-  /// any other service.
+  /// The factory always runs on the main actor. Resolved from another thread, a service not
+  /// built yet is built on the main actor while the caller waits (a wait that would close a
+  /// loop fails at once with the chain; one during ``shutDown()`` fails with
+  /// ``DeferredError/Code/shutDown``); `awaitService` suspends instead. Once built, it is read
+  /// lock-free from any thread.
   ///
-  /// A critical one is built by ``launch(_:)``, which must then run on the main actor. A
-  /// deferred one is built on the main-thread lane after the first frame: one build per turn
-  /// of the main queue, so touches and frames go between them.
+  /// A critical one is built by ``launch(_:)``, which must then run on the main actor; a
+  /// deferred one after the first frame, one build per turn of the main queue.
   ///
   /// ```swift
   /// @MainActor @Observable final class KeypadModel {
@@ -26,8 +23,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.
@@ -39,8 +35,6 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @MainActor @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module, as `register`'s are: the parameter pack is
-    // made and freed inside it, not in the composition root (whose build went quadratic).
     try registerMainActorByType(name, scope, priority, replacing, factory)
   }
 
@@ -62,8 +56,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -99,13 +92,12 @@ extension Container {
   /// dependencies.
   ///
   /// It is resolved with ``awaitService(_:name:isolation:)``; the factory runs on the main
-  /// actor, and its dependencies are resolved before it runs.
+  /// actor once its dependencies are resolved.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value on the main actor from its dependencies.

@@ -3,13 +3,10 @@ extension Container {
   /// safe, and a factory whose parameters are its dependencies.
   ///
   /// The ordinary ``register(_:name:scope:priority:replacing:_:)-2f3f1`` asks for a
-  /// `Sendable` value: a container hands its services to any thread. A class or protocol
-  /// declared before Swift 6 rarely says it is `Sendable`, and Swift 6 then stops at the
-  /// registration with *type 'any Store' does not conform to the 'Sendable' protocol* (or, for
-  /// `UserDefaults`, *conformance of 'UserDefaults' to 'Sendable' is unavailable*). This form
-  /// takes such a type as it is declared, and asks the app to state why it is safe
-  /// (``ConcurrencyPromise``), once, where it is registered. Resolving it, or declaring it as
-  /// another factory's parameter, then compiles with no change to its declaration.
+  /// `Sendable` value, and Swift 6 refuses a type declared before it that does not say it is
+  /// one (*type 'any Store' does not conform to the 'Sendable' protocol*). This form takes the
+  /// type as it is declared, with the app's statement of why it is safe
+  /// (``ConcurrencyPromise``); resolving it then compiles with no change to its declaration.
   ///
   /// ```swift
   /// try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
@@ -17,17 +14,14 @@ extension Container {
   /// let store: Store = try container.resolve()
   /// ```
   ///
-  /// Everything else is as in the ordinary form: registering runs nothing, the factory's
-  /// parameters are the dependencies the graph knows, and scope and priority mean the same.
-  /// The declaration is `@preconcurrency`, as Swift's migration guide advises for API that
-  /// code not yet migrated calls: in the Swift 5 language mode a factory passed here raises
-  /// no warning. See <doc:ServicesThatAreNotSendable>.
+  /// Everything else is as in the ordinary form. The declaration is `@preconcurrency`, so a
+  /// factory passed here in the Swift 5 language mode raises no warning. See
+  /// <doc:ServicesThatAreNotSendable>.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - promise: Why the service may be shared: ``ConcurrencyPromise/threadSafe``, or
@@ -42,8 +36,6 @@ extension Container {
     promising promise: ConcurrencyPromise,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module, as the ordinary form's (see its
-    // `registerByType`): the parameter pack is made and freed inside it.
     try registerPromisingByType(name, scope, priority, replacing, promise, factory)
   }
 
@@ -65,18 +57,9 @@ extension Container {
   /// sharing it safe, and a factory whose parameters are the services of the `dependencies`
   /// keys, in order: the form for dependencies registered under a name.
   ///
-  /// ```swift
-  /// let suite = ServiceKey<UserDefaults>(name: "suite")
-  /// try container.register(suite, promising: .threadSafe) { UserDefaults(suiteName: "app")! }
-  /// try container.register(
-  ///   ServiceKey<Store>(), promising: .threadSafe, dependencies: suite,
-  ///   factory: FileStore.init(defaults:))
-  /// ```
-  ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - promise: Why the service may be shared (``ConcurrencyPromise``).
@@ -127,8 +110,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - promise: Why the service may be shared (``ConcurrencyPromise``).

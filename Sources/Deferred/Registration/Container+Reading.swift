@@ -3,10 +3,8 @@ extension Container {
   /// declares the services it reads through it: the form for apps whose types take "the
   /// container" as their dependencies (a `Has*` protocol layer).
   ///
-  /// The reads are the registration's dependencies, as a factory's parameters are: checked by
-  /// ``validate()`` without running anything, built before the service (at launch for a
-  /// critical one), named as what its build needed in the report, and followed by child
-  /// containers, so that a child's double of one of them reaches the service.
+  /// The reads are the registration's dependencies, as a factory's parameters are: validated,
+  /// built first, reported, and followed by child containers (a child's double reaches it).
   ///
   /// ```swift
   /// extension ServiceReader: HasSettings {
@@ -20,8 +18,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``Scope/weakObject`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - first: The type of a service the reader may read, unnamed.
@@ -54,7 +51,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: The service's scope.
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - first: The key of a service the reader may read.
@@ -77,19 +74,13 @@ extension Container {
 
   /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
   /// safe (``ConcurrencyPromise``), that takes its dependencies as one ``ServiceReader`` and
-  /// declares the services it reads through it.
-  ///
-  /// ```swift
-  /// try container.register(
-  ///   FeedModel.self, scope: .transient, promising: .mainActor,
-  ///   reading: ExerciseServiceProtocol.self, StorageManagerType.self
-  /// ) { reader in FeedModel(dependencies: reader) }
-  /// ```
+  /// declares the services it reads through it: the form of
+  /// ``register(_:name:scope:priority:replacing:reading:_:factory:)`` with a promise.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: The service's scope.
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - promise: Why the service may be shared: ``ConcurrencyPromise/threadSafe``, or

@@ -15,47 +15,39 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
   /// - Returns: The service's key.
-  /// - Throws: ``DeferredError/Code/invalidScope`` for a ``WeakScope/weak`` service whose type is
-  ///   not a class nor a class-bound protocol, or a ``Scope/transient`` one given a priority
-  ///   other than ``Priority/onDemand``; ``DeferredError/Code/duplicateRegistration`` if
-  ///   the key is registered already and `replacing` is `false`; ``DeferredError/Code/registrationTooLate`` if the service is built
-  ///   already, if this is a child container that has resolved something, or if `replacing`
-  ///   and a child of this container has resolved something; ``DeferredError/Code/shutDown``
-  ///   once the container is shut down.
+  /// - Throws: ``DeferredError/Code/invalidScope`` for a weak service whose values are not
+  ///   objects, or a transient with a priority; ``DeferredError/Code/duplicateRegistration`` if
+  ///   the key is registered and `replacing` is `false`;
+  ///   ``DeferredError/Code/registrationTooLate`` if the service is built already, if this is a
+  ///   child that has resolved, or if `replacing` and a child of this container has resolved;
+  ///   ``DeferredError/Code/shutDown`` once the container is shut down.
   @discardableResult @inlinable @inline(never)
   public func register<Value: Sendable, each Dependency>(
     _ type: Value.Type = Value.self, name: String? = nil, scope: Scope = .singleton,
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module: see `registerByType`. Factories of up to six
-    // parameters call the overloads of Container+RegisterArity.swift instead.
+    // Factories of up to six parameters call Container+RegisterArity.swift's forms instead.
     try registerByType(name, scope, priority, replacing, factory)
   }
 
-  /// The parameter form's work, behind the `@inlinable @inline(never)` shim above.
-  ///
-  /// The compiler frees a pack's metadata, made on the caller's stack, on every path out of
-  /// the calling function, the path of each `try` included
-  /// (https://github.com/swiftlang/swift/pull/66201): a composition root that called this
-  /// directly would compile in time quadratic in its registrations. The shim, specialised per
-  /// registration in the caller's module and never inlined, keeps each pack inside it
-  /// (Benchmarks/README.md, "Compile time").
+  /// The parameter form's work. Its public form is a shim, specialised in the caller's module
+  /// and never inlined, so that each pack's metadata is made and freed in the shim, not in the
+  /// composition root (Benchmarks/README.md, "Why the core is shaped as it is"); so are the
+  /// other pack forms'.
   @usableFromInline
   func registerByType<Value: Sendable, each Dependency>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
     _ factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // Dependencies by type alone: the closure captures no tuple of keys, so registering makes
-    // no tuple type at run time.
+    // The closure captures no tuple of keys: registering makes no tuple type at run time.
     try add(
-      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .sync { resolver in
         return objectOfValue(try factory(repeat resolver.dependency((each Dependency).self)))
@@ -73,8 +65,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -87,14 +78,13 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try registerByKeys(
       key, scope, priority, replacing, dependencies: repeat each dependencies,
       factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// The keyed parameter forms' work, sync or `async`, behind their shims (see
-  /// `registerByType`); the shim makes the factory, so the pack is built in its copy.
+  /// The keyed parameter forms' work, sync or `async`; the shim makes the factory, so that
+  /// the pack is built in its copy.
   @usableFromInline
   func registerByKeys<Value: Sendable, each Dependency>(
     _ key: ServiceKey<Value>, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
@@ -123,8 +113,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
@@ -140,9 +129,9 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing, factory)
   }
 
-  /// Registers a singleton, built on demand, whose factory resolves what it needs itself:
-  /// ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
-  /// with none of its options given.
+  /// Registers a singleton, built on demand, whose factory resolves what it needs itself: the
+  /// form ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
+  /// without options.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.
@@ -153,9 +142,9 @@ extension Container {
   public func register<Value: Sendable>(
     _ type: Value.Type, _ factory: @escaping @Sendable (borrowing Resolver) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // Compile time: the common call, without default arguments (see the parameter form's).
+    // The common call, without default arguments to generate in the caller.
     try add(
-      Value.self, name: nil, scope: .singleton, priority: .onDemand, replacing: false,
+      ServiceKey(), scope: .singleton, priority: .onDemand, replacing: false,
       dependencies: nil, factory: .producing(factory))
   }
 
@@ -163,8 +152,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value, resolving its dependencies from the ``Resolver`` it is given.
@@ -183,9 +171,8 @@ extension Container {
   /// Registers a service built by an `async` factory whose parameters are its dependencies: a
   /// service such as network sync, naturally async.
   ///
-  /// Such a service is scheduled like any other and resolved with
-  /// `try await container.awaitService(...)`; a synchronous resolve of it, before it is built, fails
-  /// with ``DeferredError/Code/asyncService``.
+  /// It is scheduled like any other and resolved with `awaitService`; a synchronous resolve of
+  /// it, before it is built, fails with ``DeferredError/Code/asyncService``.
   ///
   /// ```swift
   /// try container.register(SyncService.self, priority: .afterFirstFrame()) {
@@ -198,8 +185,7 @@ extension Container {
   /// - Parameters:
   ///   - type: The type the service is resolved as.
   ///   - name: A name, where one type has several registrations.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - factory: Makes the value from its dependencies, each resolved by its type.
@@ -211,11 +197,10 @@ extension Container {
     priority: Priority = .onDemand, replacing: Bool = false,
     _ factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try registerAsyncByType(name, scope, priority, replacing, factory)
   }
 
-  /// The `async` parameter form's work, behind the shim above (see `registerByType`).
+  /// The `async` parameter form's work.
   @usableFromInline
   func registerAsyncByType<Value: Sendable, each Dependency: Sendable>(
     _ name: String?, _ scope: Scope, _ priority: Priority, _ replacing: Bool,
@@ -223,7 +208,7 @@ extension Container {
     isMainActor: Bool = false
   ) throws(DeferredError) -> ServiceKey<Value> {
     try add(
-      Value.self, name: name, scope: scope, priority: priority, replacing: replacing,
+      ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing,
       dependencies: declared(repeat (each Dependency).self),
       factory: .async { resolver in
         return objectOfValue(
@@ -236,8 +221,7 @@ extension Container {
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
-  ///   - scope: ``Scope/singleton`` (the default), ``Scope/transient``, ``WeakScope/weak`` or a
-  ///     named scope (``Scope/named(_:)``).
+  ///   - scope: How long the value lives (``Scope``); ``Scope/singleton`` by default.
   ///   - priority: When the service is built during launch; ``Priority/onDemand`` by default.
   ///   - replacing: Pass `true` to replace a registration of the same key in this container.
   ///   - dependencies: The keys of the factory's parameters.
@@ -250,17 +234,14 @@ extension Container {
     replacing: Bool = false, dependencies: repeat ServiceKey<each Dependency>,
     factory: @escaping @Sendable (repeat each Dependency) async throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
-    // A shim specialised in the caller's module: see `registerByType`.
     try registerByKeys(
       key, scope, priority, replacing, dependencies: repeat each dependencies,
       factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// The erased keys of a pack of dependency types, each unnamed, in order: one or two kept
-  /// inline (no allocation), more in one array of the right size.
-  ///
-  /// Each type is appended as itself, `(each Dependency).self`, not as an element of the pack
-  /// of metatypes passed in, whose metadata the runtime would look up for each.
+  /// The unnamed keys of a pack of dependency types, in order: one or two kept inline, more
+  /// in one array of the right size. Each type is appended as `(each Dependency).self`: an
+  /// element of the pack of metatypes would need that pack's metadata.
   func declared<each Dependency>(
     _: repeat (each Dependency).Type
   ) -> DependencyList {
@@ -281,33 +262,14 @@ extension Container {
       count += 1
       if dependency.name != nil { named = true }
     }
-    if !named {
-      var keys = DependencyList()
-      repeat keys.append(type: (each Dependency).self, capacity: count)
-      return keys
-    }
+    if !named { return declared(repeat (each Dependency).self) }
     var keys: [AnyServiceKey] = []
     keys.reserveCapacity(count)
     for dependency in repeat each dependencies { keys.append(dependency.erased) }
     return DependencyList(keys)
   }
 
-  /// Registers a node for `Value` under `name`; the by-type forms' common path, which makes
-  /// their key in line.
-  @inline(__always)
-  func add<Value>(
-    _: Value.Type, name: String?, scope: Scope, priority: Priority, replacing: Bool,
-    dependencies: consuming DependencyList?, factory: consuming Factory,
-    isMainActor: Bool = false
-  ) throws(DeferredError) -> ServiceKey<Value> {
-    let key = ServiceKey<Value>(name: name, nameHash: lookupHash(of: name))
-    try add(
-      key.erased, scope: scope, priority: priority, replacing: replacing,
-      dependencies: dependencies, factory: factory, isMainActor: isMainActor)
-    return key
-  }
-
-  /// Registers a node for `key`; the forms' common path, which only erases the key's type.
+  /// Registers a node for `key`: every form's path, which erases the key's type.
   @inline(__always)
   func add<Value>(
     _ key: consuming ServiceKey<Value>, scope: Scope, priority: Priority, replacing: Bool,
@@ -320,11 +282,9 @@ extension Container {
     return key
   }
 
-  /// Registers a node for `key`: the work of every form, not generic, so that an
-  /// unspecialised form passes it the key's type as it is and nothing else of `Value`. What
-  /// only a refused or unusual registration needs is out of line (`@inline(never)`): the
-  /// optimiser may inline the rest into the forms.
-  // The key, the dependencies and the factory are consumed: moved into the node, not copied.
+  /// Registers a node for `key`; not generic, so that an unspecialised form passes only the
+  /// key's type. What only a refused or unusual registration needs is `@inline(never)`. The
+  /// key, the dependencies and the factory are moved into the node, not copied.
   func add(
     _ key: consuming AnyServiceKey, scope: Scope, priority: Priority, replacing: Bool,
     dependencies: consuming DependencyList?, factory: consuming Factory,
@@ -381,7 +341,7 @@ extension Container {
   /// Refuses a critical registration once the launch has begun.
   @inline(__always)
   func checkPhase(_ node: AnyNode) throws(DeferredError) {
-    // The raw phase, compared as it is (not made a `Phase`); the priority only once launched.
+    // The raw phase, not made a `Phase`; the priority is read only once launched.
     if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue) {
       try checkLaunched(node)
     }
@@ -421,9 +381,8 @@ extension Container {
   func insert(
     _ node: AnyNode, replacing: Bool, note: RegistrationNote?, into registry: inout Registry
   ) throws(DeferredError) {
-    // The table holds this container's own registrations (a child's copies join it only
-    // once it has published, and it may register no more then). One probe sets the node if
-    // its key is new, or finds the key's node and its slot.
+    // One probe sets the node if its key is new, or finds the key's node and its slot. (A
+    // child's copies join the table only once it has published, and it registers no more.)
     let (slot, existing) = registry.insertIfNew(node)
     if let existing {
       try retire(existing, for: node, replacing: replacing, in: &registry)
@@ -432,9 +391,8 @@ extension Container {
     if note != nil || !registry.installing.isEmpty || !registry.notes.isEmpty {
       keep(note, of: node.key, in: &registry)
     }
-    // Before the node is published (a new key's node is in the live table, which only this
-    // lock's holder reads): a child that finds it through this container then sees that
-    // something changed.
+    // Bumped before the node is published, so that a child that finds it through this
+    // container sees that something changed.
     generation.addRelaxed(1)
     if existing != nil { registry.replace(at: slot, with: node, publishingTo: self) }
   }
@@ -445,9 +403,9 @@ extension Container {
   func retire(
     _ existing: AnyNode, for node: AnyNode, replacing: Bool, in registry: inout Registry
   ) throws(DeferredError) {
-    // Refused while a live child has resolved through this container; otherwise retired
-    // only if it was never built nor is being built. Work queued for it moves to the
-    // replacement, and a resolve that found it builds the replacement.
+    // Refused while a live child has resolved through this container, or once it is built
+    // or being built. Its queued work moves to the replacement, which a resolve that found it
+    // builds.
     let child = replacing ? registry.livePublishedChild : nil
     guard replacing && child == nil && existing.retire(replacedBy: node) else {
       throw DeferredError(
@@ -466,15 +424,12 @@ extension Container {
   /// installs, or forgets the note of the registration it replaces. Under the lock.
   @inline(never)
   func keep(_ note: RegistrationNote?, of key: AnyServiceKey, in registry: inout Registry) {
+    var note = note
     if let module = registry.installingModule {
-      var note = note ?? RegistrationNote()
-      note.module = module
-      registry.notes[key] = note
-    } else if let note {
-      registry.notes[key] = note
-    } else {
-      registry.notes[key] = nil
+      note = note ?? RegistrationNote()
+      note?.module = module
     }
+    registry.notes[key] = note
   }
 }
 
@@ -485,8 +440,8 @@ extension Factory {
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
-    // The keys are the node's declared dependencies, in this order: the factory reads them
-    // from there, so that an unspecialised call looks up no tuple type of keys.
+    // The keys are read back from the node's declared dependencies: an unspecialised call
+    // makes no tuple type of keys.
     .sync { resolver in
       var position = 0
       return objectOfValue(

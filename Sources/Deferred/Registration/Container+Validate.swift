@@ -1,21 +1,16 @@
 extension Container {
   /// Checks the dependency graph without running any factory, and returns every issue found.
   ///
-  /// Errors, which make a build fail: each dependency that has no registration (with the
-  /// service that needs it and the closest registered names), each cycle (with its whole
-  /// loop), and each forward whose source does not conform to its type, where it can tell
-  /// (``DeferredError/Code/notConforming``; see ``forward(_:as:name:)``), and each service
-  /// built off the main actor that takes one registered as used only there
-  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). An issue about a
-  /// service a ``Module`` registered names the module (``ValidationIssue/module``). Warnings:
-  /// each critical service that needs one that is not critical (which is then built before the
-  /// first frame too); each singleton of a container without a parent that depends on a weak
-  /// service (which it keeps alive for good, so the weak scope lets nothing go; in a child
-  /// container, or of a named scope, it goes with the child or the reset, and is not warned
-  /// of), and each critical weak service (built before the
-  /// first frame and let go at once) (``DeferredError/Code/scopeMismatch``).
-  /// Dependencies come from the factories' parameters; for
-  /// factories that resolve what they need themselves, from what they resolved in past builds.
+  /// Errors, which make a build fail: a dependency with no registration (with the closest
+  /// registered names), a cycle (its whole loop), a forward whose source does not conform
+  /// where it can tell (``DeferredError/Code/notConforming``, see ``forward(_:as:name:)``), and
+  /// a service built off the main actor that takes one promised to it
+  /// (``ConcurrencyPromise/mainActor``, ``DeferredError/Code/mainActorRequired``). Warnings: a
+  /// critical service that needs one that is not (which is then built before the first frame
+  /// too), and, as ``DeferredError/Code/scopeMismatch``, a critical weak service and a root
+  /// container's singleton that keeps a weak service alive for good. An issue names the
+  /// ``Module`` that registered its service (``ValidationIssue/module``). Dependencies come
+  /// from the factories' parameters, or from what a resolver factory resolved in past builds.
   ///
   /// ```swift
   /// @Test func graphIsValid() {
@@ -50,12 +45,10 @@ extension Container {
       guard let conformance = modules[node.key]?.conformance, let source = node.dependencies?.first,
         let sourceNode = node.owner.lookup(source), conformance(sourceNode) == false
       else { continue }
-      problems.append(
-        issue(
-          .error,
-          DeferredError(
-            .notConforming, key: node.key, chain: [node.key],
-            detail: "\(source) does not conform to \(node.key)"), about: node.key))
+      let error = DeferredError(
+        .notConforming, key: node.key, chain: [node.key],
+        detail: "\(source) does not conform to \(node.key)")
+      problems.append(issue(.error, error, about: node.key))
     }
     problems += cycles(from: roots).map { issue(.error, $0, about: $0.chainKeys.first ?? $0.key) }
     problems += mainActorPromisesBroken(roots).map { issue(.error, $0, about: $0.chainKeys[0]) }
@@ -64,22 +57,18 @@ extension Container {
     for node in roots
     where (node.kind.isCached || node.takesArgument) && node.priority.isCritical {
       for (needed, chain) in cachedDependencies(of: node) where !needed.priority.isCritical {
-        problems.append(
-          issue(
-            .warning,
-            DeferredError(
-              .criticalNeedsDeferred, key: needed.key, chain: chain,
-              detail: needed.priority.description), about: node.key))
+        let error = DeferredError(
+          .criticalNeedsDeferred, key: needed.key, chain: chain,
+          detail: needed.priority.description)
+        problems.append(issue(.warning, error, about: node.key))
       }
     }
     problems += scopeMismatches(roots).map { issue(.warning, $0.error, about: $0.about) }
     return problems
   }
 
-  /// The registered dependencies of `node` that are not plain transients nor forwards, each
-  /// once, with the chain from `node` to it: a transient dependency (not an argument factory,
-  /// whose priority is its dependencies') is made with `node`, and a forward is its source, so
-  /// what they need is followed in their stead.
+  /// The registered dependencies of `node`, each once with the chain to it, following plain
+  /// transients (made with `node`) and forwards (their source) to what they need.
   private func cachedDependencies(of node: AnyNode) -> [(AnyNode, [AnyServiceKey])] {
     var found: [(AnyNode, [AnyServiceKey])] = []
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(node)]
@@ -121,40 +110,33 @@ extension Container {
     return broken
   }
 
-  /// The warnings about scopes that defeat each other, each with the service it is about (the
-  /// one whose registration to change, whose module the issue names).
+  /// The warnings about scopes that defeat each other, each with the service whose
+  /// registration to change.
   private func scopeMismatches(_ roots: [AnyNode]) -> [(error: DeferredError, about: AnyServiceKey)]
   {
     var warnings: [(error: DeferredError, about: AnyServiceKey)] = []
     for node in roots {
       if node.kind == .weak && node.priority.isCritical {
-        warnings.append(
-          (
-            DeferredError(
-              .scopeMismatch, key: node.key, chain: [node.key],
-              detail: "a critical weak service is built before the first frame and let go at"
-                + " once, unless something holds it; make it a singleton or on demand"),
-            node.key
-          ))
+        let error = DeferredError(
+          .scopeMismatch, key: node.key, chain: [node.key],
+          detail: "a critical weak service is built before the first frame and let go at"
+            + " once, unless something holds it; make it a singleton or on demand")
+        warnings.append((error, node.key))
       }
-      // Only a singleton of a container without a parent lives as long as the app: one in a
-      // child (a signed-in user's) goes with the child, and one of a named scope with a
-      // reset, and the weak service with them, which is what the weak scope is for there.
+      // Only a root container's singleton lives as long as the app: a child's goes with the
+      // child, a named scope's with a reset, and the weak service with them.
       guard node.kind == .singleton && node.owner.parent == nil else { continue }
       for dependency in node.knownDependencies {
         guard let needed = node.owner.lookup(dependency: dependency), needed.kind == .weak else {
           continue
         }
-        warnings.append(
-          (
-            DeferredError(
-              .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
-              detail: "the singleton \(node.key) keeps it alive as long as the container"
-                + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
-                + " singleton, or make \(node.key) transient, or register \(node.key) in the"
-                + " child container whose life should bound them both"),
-            node.key
-          ))
+        let error = DeferredError(
+          .scopeMismatch, key: needed.key, chain: [node.key, needed.key],
+          detail: "the singleton \(node.key) keeps it alive as long as the container"
+            + " lives, so its weak scope lets nothing go: register \(needed.key) as a"
+            + " singleton, or make \(node.key) transient, or register \(node.key) in the"
+            + " child container whose life should bound them both")
+        warnings.append((error, node.key))
       }
     }
     return warnings

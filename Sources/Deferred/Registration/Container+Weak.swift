@@ -1,14 +1,12 @@
-// The forms that take `scope: .weak` (``WeakScope``): those of `register` and
-// `registerMainActor` whose value is a class, which a weak reference can hold. Each is the
+// The forms that take `scope: .weak` (``WeakScope``), whose value is a class: each is the
 // general form of the same parameters with ``Scope/weakObject``.
 
 extension Container {
   /// Registers a weak service of a class whose factory's parameters are its dependencies: the
   /// form of ``register(_:name:scope:priority:replacing:_:)-2f3f1`` that takes `scope: .weak`.
   ///
-  /// The service is built on first need and shared while anything outside the container
-  /// holds it. The compiler accepts `scope: .weak` only where `Value` is a class; a protocol
-  /// bound to classes is registered with ``Scope/weakObject`` in the general form.
+  /// The service is shared while anything outside the container holds it (``WeakScope``). A
+  /// protocol bound to classes is registered with ``Scope/weakObject`` in the general form.
   ///
   /// ```swift
   /// try container.register(ImageCache.self, scope: .weak) { ImageCache() }
@@ -36,10 +34,6 @@ extension Container {
   /// Registers a weak service of a class under `key` whose factory's parameters are the
   /// services of the `dependencies` keys: the keyed form that takes `scope: .weak`.
   ///
-  /// ```swift
-  /// try container.register(ServiceKey<Editor>(name: "draft"), scope: .weak) { Editor() }
-  /// ```
-  ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
   ///   - scope: `.weak`.
@@ -62,12 +56,6 @@ extension Container {
 
   /// Registers a weak service of a class whose factory resolves what it needs itself: the
   /// resolver form that takes `scope: .weak`.
-  ///
-  /// ```swift
-  /// try container.register(Editor.self, scope: .weak) { resolver in
-  ///   Editor(store: try resolver.resolve(Store.self))
-  /// }
-  /// ```
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.
@@ -111,13 +99,9 @@ extension Container {
   }
 
   /// Registers a weak service of a class that is not `Sendable`, with the promise that makes
-  /// sharing it safe: the form of ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``
+  /// sharing it safe: the form of
+  /// ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``
   /// that takes `scope: .weak`.
-  ///
-  /// ```swift
-  /// try container.register(
-  ///   CoreDataStore.self, scope: .weak, promising: .threadSafe, CoreDataStore.init)
-  /// ```
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.
@@ -192,12 +176,8 @@ extension Container {
   }
 
   /// Registers a weak main-actor service of a class whose factory's parameters are its
-  /// dependencies: the form of ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea`` that
-  /// takes `scope: .weak`.
-  ///
-  /// ```swift
-  /// try container.registerMainActor(EditorModel.self, scope: .weak, EditorModel.init(store:))
-  /// ```
+  /// dependencies: the form of ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea``
+  /// that takes `scope: .weak`.
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.

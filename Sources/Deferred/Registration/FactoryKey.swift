@@ -1,9 +1,8 @@
 /// Identifies a factory that takes an argument when it is resolved, and carries the types of
 /// both: the argument it takes and the value it makes.
 ///
-/// Registering an argument factory returns its key; resolving takes the key and an argument of
-/// exactly that type, so a wrong argument is a compile error, never a run-time one. Several
-/// arguments are one tuple.
+/// Resolving takes the key and an argument of its type: a wrong argument does not compile.
+/// Several arguments are one tuple.
 ///
 /// ```swift
 /// let detail = try container.register(DetailModel.self, argument: Int.self) {
@@ -34,33 +33,8 @@ public struct FactoryKey<Argument, Value: Sendable>: Hashable, Sendable,
     self.name = name
   }
 
-  /// Keys are equal when their names are.
-  ///
-  /// ```swift
-  /// #expect(FactoryKey<Int, DetailModel>() == FactoryKey<Int, DetailModel>(name: nil))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - lhs: A key.
-  ///   - rhs: Another key.
-  /// - Returns: Whether they name the same factory.
-  public static func == (lhs: FactoryKey, rhs: FactoryKey) -> Bool { lhs.name == rhs.name }
-
-  /// Hashes the key's name.
-  ///
-  /// ```swift
-  /// let keys: Set = [FactoryKey<Int, DetailModel>()]
-  /// ```
-  ///
-  /// - Parameter hasher: The hasher.
-  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
   /// How the key is shown in errors and reports: the value's type, then the argument's in
   /// parentheses (`DetailModel(Int)`).
-  ///
-  /// ```swift
-  /// print(FactoryKey<Int, DetailModel>())  // DetailModel(Int)
-  /// ```
   public var description: String { erased.description }
 
   /// The key of the factory's node.

@@ -9,8 +9,7 @@
 /// A feature's registrations, together: installed into a container in one call.
 ///
 /// Registrations a module makes remember it: ``Container/validate()`` names the module of each
-/// problem (``ValidationIssue/module``), so a composition root of many features says which one
-/// to fix.
+/// problem (``ValidationIssue/module``).
 ///
 /// ```swift
 /// struct Sync: Module {
@@ -22,19 +21,9 @@
 /// ```
 public protocol Module {
   /// The module's name, as ``Container/validate()`` shows it; the type's name by default.
-  ///
-  /// ```swift
-  /// var name: String { "Sync (offline)" }
-  /// ```
   var name: String { get }
 
   /// Registers the feature's services in `container`.
-  ///
-  /// ```swift
-  /// func register(in container: Container) throws(DeferredError) {
-  ///   try container.register(Network.self) { URLSessionNetwork() }
-  /// }
-  /// ```
   ///
   /// - Parameter container: The container the module is installed into.
   /// - Throws: What a registration throws.
@@ -43,18 +32,14 @@ public protocol Module {
 
 extension Module {
   /// The type's name, such as `Sync`.
-  ///
-  /// ```swift
-  /// #expect(Sync().name == "Sync")
-  /// ```
   public var name: String { String(describing: Self.self) }
 }
 
 extension Container {
   /// Installs `modules`, in order: each registers its services, which remember it.
   ///
-  /// Registering runs nothing, as ever: installing only registers. A module may install
-  /// others; their registrations remember the innermost.
+  /// Installing only registers: it runs nothing. A module may install others; their
+  /// registrations remember the innermost.
   ///
   /// ```swift
   /// try container.install(Persistence(), Networking(), Sync())
@@ -67,11 +52,7 @@ extension Container {
     try install(modules)
   }
 
-  /// Installs `modules`, in order.
-  ///
-  /// ```swift
-  /// try container.install(features.map { $0.module })
-  /// ```
+  /// Installs an array of modules, in order, as the variadic form does.
   ///
   /// - Parameter modules: The modules.
   /// - Throws: The first ``DeferredError`` a module's registration throws.

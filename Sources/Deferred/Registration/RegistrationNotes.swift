@@ -13,14 +13,12 @@ protocol DescribedKeyType {
   static func keyDescription(name: String?) -> String
 }
 
-/// What a container knows of a registration beyond its node: the module that made it, what a
-/// forward must conform to, a collection's members. Kept in the registry of the container the
-/// registration was made in, by key; most registrations have none.
+/// What a container knows of a registration beyond its node, kept by key in the registry it
+/// was made in; most registrations have none.
 struct RegistrationNote: Sendable {
   /// The ``Module`` that registered it, by name.
   var module: String?
-  /// For a forward made without a conversion: whether the source's value conforms to the
-  /// forwarded type (`nil` where it cannot tell), given the source's node.
+  /// For a forward without a conversion: whether the source's node conforms (`nil` if unknown).
   var conformance: (@Sendable (AnyNode) -> Bool?)?
   /// For a collection: its members, in order, inherited ones first.
   var members: [CollectionEntry]?
@@ -36,16 +34,14 @@ struct CollectionEntry: Sendable {
   let priority: Priority
 }
 
-/// A module being installed, and the thread installing it: registrations that thread makes
-/// meanwhile remember the module.
+/// A module being installed, and the thread whose registrations remember it.
 struct Installing: Sendable {
   let module: String
   /// The installing thread's ``currentThreadID()``.
   let thread: UInt
 }
 
-/// The calling thread's identity: the bits of `pthread_self()` (a pointer on Apple platforms),
-/// compared as `pthread_equal` compares them, never used as a thread.
+/// The calling thread's identity: the bits of `pthread_self()`, only compared.
 func currentThreadID() -> UInt {
   #if canImport(Glibc)
     UInt(pthread_self())
@@ -64,13 +60,13 @@ extension Registry {
 
   /// Whether this container registered `key` itself (not a copy of an inherited one).
   func registersItself(_ key: AnyServiceKey) -> Bool {
-    copies[key] == nil && table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash) != nil
+    copies[key] == nil && table.find(key) != nil
   }
 }
 
 extension Container {
-  /// The note of the registration of `key` this container resolves: its own, or, if it does
-  /// not register `key` itself, the nearest ancestor's.
+  /// The note of the registration of `key` this container resolves: its own, or the nearest
+  /// ancestor's.
   func note(for key: AnyServiceKey) -> RegistrationNote? {
     var container: Container? = self
     while let current = container {
@@ -81,13 +77,13 @@ extension Container {
     return nil
   }
 
-  /// The node registered for `key` in this container or the nearest ancestor, read from their
-  /// registries without publishing any table (a child that publishes may register no more).
+  /// The node registered for `key` here or in the nearest ancestor, read without publishing
+  /// a table (a child that publishes may register no more).
   func registeredNode(for key: AnyServiceKey) -> AnyNode? {
     var container: Container? = self
     while let current = container {
       if let node = current.registry.withLock({
-        $0.table.find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+        $0.table.find(key)
       }) {
         return node
       }

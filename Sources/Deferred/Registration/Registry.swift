@@ -2,21 +2,17 @@
 /// registrations it inherits, and its lookup table, live and published.
 struct Registry {
   /// Inherited registrations this container builds itself, because they depend on one of its
-  /// own registrations. Kept for the container's life, so that none is ever built twice.
+  /// own; kept for its life, so that none is built twice.
   var copies: [AnyServiceKey: AnyNode] = [:]
-  /// The live table: the own registrations, then the copies. A child makes its copies only
-  /// once it has published its table, and registers nothing after that, so the table's nodes,
-  /// in the order their keys were first set, are the own registrations first.
+  /// The live table: the own registrations, then the copies (a child makes copies only once
+  /// it has published, and registers nothing after that).
   var table = LookupTable()
-  /// Own registrations left out of ``ordered``: a collection's member whose contribution was
-  /// refused, and whatever replaces it. Nearly always empty.
+  /// Own registrations left out of ``ordered``: members of refused contributions.
   private var unlisted: Set<AnyServiceKey> = []
   /// Bumped on every change of `table`.
   private var version = 0
-  /// Every table published, the current one last: a lock-free reader may still hold one. A
-  /// table is published again only once the live one holds twice the keys, or its lookups
-  /// have missed the published one as many times as it has slots, so together they hold a
-  /// few times the live table's slots at most.
+  /// Every table published, the current one last: a lock-free reader may still hold one.
+  /// Republishing only at twice the keys or as many misses as slots bounds their total size.
   private(set) var retired: [LookupSnapshot] = []
   /// Whether the live table is the one published last, sharing its storage.
   private var isPublished = false
@@ -26,31 +22,30 @@ struct Registry {
   var replaced: [AnyNode] = []
   /// Whether the table was published once; a child may not register any more after that.
   var hasPublished = false
-  /// In a child: whether it is listed among its parent's published children (it is, before it
-  /// first reads the parent's table).
+  /// In a child: whether its parent lists it among its published children (before it first
+  /// reads the parent's table).
   var listedWithParent = false
-  /// Children that have published their tables, and so may hold or share this container's
-  /// nodes: while one lives, no registration here may be replaced.
+  /// Children that have published their tables, and may hold this container's nodes: while
+  /// one lives, no registration here may be replaced.
   var publishedChildren: [WeakContainer] = []
   /// How many children may be listed before the dead ones are dropped.
   var publishedChildrenLimit = 8
 
   /// Set by ``Container/shutDown()``: no table is published any more.
   var isShutDown = false
-  /// In a child: told when a lookup the child's table misses is about to ask the parent
-  /// (``Container/onParentLookup(_:)``), for tests that force a registration there.
+  /// In a child: told before a missed lookup asks the parent, for tests
+  /// (``Container/onParentLookup(_:)``).
   var parentLookupObserver: (@Sendable () -> Void)?
 
   /// What is known of some registrations beyond their nodes (module, forward, collection).
   var notes: [AnyServiceKey: RegistrationNote] = [:]
-  /// Collections handed out empty, nothing contributed to them here or in an ancestor: a
-  /// contribution would change what was handed out, so it is refused.
+  /// Collections handed out empty: a contribution to one is refused.
   var emptyCollectionsHandedOut: Set<AnyServiceKey> = []
   /// Modules being installed, innermost last.
   var installing: [Installing] = []
 
-  /// Registrations made in this container, in registration order (a replacement takes the
-  /// place of the node it replaced): the table's nodes before its copies, less the unlisted.
+  /// Registrations made in this container, in registration order (a replacement in the place
+  /// of the node it replaced).
   var ordered: [AnyNode] {
     let own = table.count - copies.count
     var nodes = own == table.count ? table.nodes : Array(table.nodes.prefix(own))
@@ -63,10 +58,8 @@ struct Registry {
     unlisted.insert(key)
   }
 
-  /// Puts `node` in the live table; a node replaced in a published table is replaced there at
-  /// once (a handle or a lookup then finds the new one).
-  ///
-  /// - Returns: The node the key had in the table, if it had one.
+  /// Puts `node` in the live table, and returns the node it replaces, if any; a replacement
+  /// is published at once (a handle or a lookup then finds it).
   @discardableResult
   mutating func insert(_ node: AnyNode, publishingTo container: Container) -> AnyNode? {
     let (index, existing) = insertIfNew(node)
@@ -74,14 +67,11 @@ struct Registry {
     return replace(at: index, with: node, publishingTo: container)
   }
 
-  /// Sets `node` in the live table if its key is new there, making room for it first;
-  /// otherwise leaves the table as it is.
-  ///
-  /// - Returns: The key's slot, and the node it has if it was set already.
+  /// Sets `node` in the live table if its key is new there, making room first; returns the
+  /// key's slot, and the node it has if it was set already.
   @inline(__always)
   mutating func insertIfNew(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
-    // A table more than half full is replaced by a bigger one; a table published as it
-    // is, by a copy of its own.
+    // A full table grows; a published one is copied before it changes.
     if !table.hasRoom {
       table.grow()
     } else if isPublished {
@@ -93,10 +83,8 @@ struct Registry {
     return inserted
   }
 
-  /// Puts `node` in the place of the node of the live table's slot `index`, which has its key
-  /// (``insertIfNew(_:)``), and publishes the table at once if a table was published.
-  ///
-  /// - Returns: The node replaced.
+  /// Puts `node` in the place of the node of its key at slot `index` (``insertIfNew(_:)``),
+  /// and publishes the table at once if one was published; returns the node replaced.
   @discardableResult
   mutating func replace(at index: Int, with node: AnyNode, publishingTo container: Container)
     -> AnyNode
@@ -108,7 +96,7 @@ struct Registry {
   }
 
   /// Notes a lookup that missed the published table, and publishes the live one if it has
-  /// changed since and has twice the keys, or enough lookups have missed it.
+  /// changed and has twice the keys, or enough lookups missed.
   mutating func lookedUp(publishingTo container: Container) {
     guard let last = retired.last else { return publish(to: container) }
     if last.version == version { return }
@@ -118,8 +106,7 @@ struct Registry {
     }
   }
 
-  /// Every table published, and the live one if it has changed since (until then the last
-  /// published one shares its storage).
+  /// Every table published, and the live one if it has changed since.
   var retainedTables: [LookupTable] {
     let published = retired.map(\.table)
     return retired.last?.version == version ? published : published + [table]
@@ -144,11 +131,8 @@ struct Registry {
     publishedChildren.append(WeakContainer(container: child))
   }
 
-  /// A live child that has published its table, if there is one.
-  ///
-  /// Each weak reference is loaded once: a child may be freed on another thread at any moment,
-  /// and a lazy `compactMap(...).first` loads the reference it found a second time, then unwraps
-  /// it (a trap if the child went in between).
+  /// A live child that has published its table, if there is one. Each weak reference is
+  /// loaded once: a child may be freed on another thread between two loads.
   var livePublishedChild: Container? {
     for child in publishedChildren {
       if let container = child.container { return container }
@@ -178,21 +162,15 @@ final class LookupSnapshot: Sendable {
   func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
     table.find(type, name, nameHash)
   }
-
 }
 
-/// An open-addressing table from a service key to its node.
+/// An open-addressing table from a service key to its node, at most half full, probed
+/// linearly from a multiply-shift hash of the type's metadata address and the name's hash.
 ///
-/// A value: the registry changes its own copy under its container's lock, and publishes a
-/// copy (``LookupSnapshot``) that lookups read without a lock. The nodes are kept in the order
-/// their keys were first set; a slot holds a node's position in that list (plus one, 0 being
-/// empty), so that growing the table rehashes small integers and never moves a node. A key is
-/// never removed, and its node changes only when a registration is replaced by one of the same
-/// key, so a probe ends at the first empty slot.
-///
-/// It hashes the type's metadata address, mixed with the name's hash that the key made once,
-/// with a multiply-shift, and probes linearly. It is at most half full: a table that would be
-/// more grows (``grow()``).
+/// A value: the registry changes its copy under the lock and publishes one
+/// (``LookupSnapshot``) that lookups read without it. A slot holds the position of a node in
+/// `nodes` plus one (0 is empty), so growing rehashes integers and moves no node. No key is
+/// ever removed, so a probe ends at the first empty slot.
 struct LookupTable: Sendable {
   /// The nodes, in the order their keys were first set.
   private(set) var nodes: [AnyNode] = []
@@ -215,48 +193,47 @@ struct LookupTable: Sendable {
   /// Whether one more key fits without making the table more than half full.
   var hasRoom: Bool { (count + 1) * 2 <= capacity }
 
+  /// The node registered for `key`.
+  func find(_ key: AnyServiceKey) -> AnyNode? {
+    find(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+  }
+
   /// The node registered for the type with metadata address `type` and `name`.
   @inline(__always)
   func find(_ type: UInt, _ name: String?, _ nameHash: UInt) -> AnyNode? {
+    probe(type, name, nameHash).node
+  }
+
+  /// The slot of the type with metadata address `type` and `name`, and its node if it is set
+  /// (else the slot is empty).
+  @inline(__always)
+  private func probe(_ type: UInt, _ name: String?, _ nameHash: UInt) -> (
+    index: Int, node: AnyNode?
+  ) {
     let mask = slots.count - 1
     var index = multiplyShift(type ^ nameHash, shift: shift)
     while true {
       let slot = Int(slots[index])
-      if slot == 0 { return nil }
+      if slot == 0 { return (index, nil) }
       let node = nodes[slot - 1]
-      if UInt(bitPattern: node.key.typeID) == type && node.key.name == name { return node }
+      if UInt(bitPattern: node.key.typeID) == type && node.key.name == name { return (index, node) }
       index = (index &+ 1) & mask
     }
   }
 
-  /// Sets `node` for its key if the key is new; otherwise leaves the table as it is. The table
-  /// must have room for one more key (``hasRoom``).
-  ///
-  /// - Returns: The key's slot, and the node it had if it was set already (the slot of a
-  ///   replacement, for ``replace(at:with:)``).
+  /// Sets `node` for its key if the key is new (the table must have ``hasRoom``); returns the
+  /// key's slot, and the node it had if it was set already.
   mutating func insert(_ node: AnyNode) -> (index: Int, existing: AnyNode?) {
     precondition(hasRoom, "the lookup table is full")
     let key = node.key
-    let mask = slots.count - 1
-    var index = multiplyShift(UInt(bitPattern: key.typeID) ^ key.nameHash, shift: shift)
-    while true {
-      let slot = Int(slots[index])
-      if slot == 0 { break }
-      let existing = nodes[slot - 1]
-      if existing.key.typeID == key.typeID && existing.key.name == key.name {
-        return (index, existing)
-      }
-      index = (index &+ 1) & mask
-    }
+    let (index, existing) = probe(UInt(bitPattern: key.typeID), key.name, key.nameHash)
+    if let existing { return (index, existing) }
     nodes.append(node)
     slots[index] = Int32(truncatingIfNeeded: nodes.count)
     return (index, nil)
   }
 
-  /// Puts `node` in the place of the node of slot `index`, which holds a node of the same key
-  /// (``insert(_:)``).
-  ///
-  /// - Returns: The node replaced.
+  /// Puts `node` in the place of the node of its key at slot `index`, and returns that node.
   mutating func replace(at index: Int, with node: AnyNode) -> AnyNode {
     let position = Int(slots[index]) - 1
     let old = nodes[position]
@@ -264,20 +241,15 @@ struct LookupTable: Sendable {
     return old
   }
 
-  /// Makes the table four times its size while it is small (under 1,024 slots, 4 KiB), twice
-  /// beyond, keeping its nodes where they are: a composition root that registers a few
-  /// hundred services rebuilds it three or four times, not seven or eight.
+  /// Makes the table four times its size under 1,024 slots, twice beyond, so that a
+  /// composition root of a few hundred services rebuilds it three or four times.
   mutating func grow() {
     rebuild(capacity: slots.count * (slots.count < 1_024 ? 4 : 2))
   }
 
   /// Makes the table's slots anew, `capacity` of them (a power of two, at least twice the
-  /// keys), keeping its nodes where they are; the nodes' list is made unique too, with room
-  /// for as many keys as the slots take.
-  ///
-  /// A table that shares its storage with a published copy is rebuilt before it changes: the
-  /// copy a change would make otherwise needs, the first time in a process, the metadata of
-  /// an array of slots looked up by its mangled name.
+  /// keys), and the nodes' list unique with room for as many keys. A table shared with a
+  /// published copy is rebuilt before it changes, rather than copied on write.
   mutating func rebuild(capacity: Int) {
     shift = UInt.bitWidth - capacity.trailingZeroBitCount
     slots = Array(repeating: 0, count: capacity)
@@ -292,8 +264,8 @@ struct LookupTable: Sendable {
   }
 }
 
-/// Spreads `value` over a power-of-two table by Fibonacci hashing: the top bits of its product
-/// with 2⁶⁴/φ, `shift` being the word's width less the table size's bits.
+/// Spreads `value` over a power-of-two table: the top bits of its product with 2⁶⁴/φ, `shift`
+/// being the word's width less the table size's bits.
 @inline(__always)
 func multiplyShift(_ value: UInt, shift: Int) -> Int {
   // A masking shift: `shift` is between 1 and 63, and `>>` would check it.

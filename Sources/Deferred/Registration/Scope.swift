@@ -18,15 +18,14 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
   /// Built anew every time it is resolved; nothing is cached.
   case transient
   /// Built on first need and shared while anything outside the container holds it; built anew
-  /// once the last holder lets it go. The container keeps only a weak reference, so the
-  /// value must be an object: a class, or a protocol existential bound to classes
-  /// (`protocol Editor: AnyObject`). Registering another type fails with
+  /// once the last holder lets it go. The container keeps a weak reference, so the value must
+  /// be an object: a class, or a protocol bound to classes; another type fails with
   /// ``DeferredError/Code/invalidScope``. Work handed to it with `whenReady` once its object
   /// is gone waits for its next build.
   ///
-  /// The spelling for a protocol bound to classes, checked when it is registered:
+  /// The spelling for a protocol bound to classes:
   /// `try container.register((any Editor).self, scope: .weakObject) { EditorModel() }`. A
-  /// class is registered with `scope: .weak` (``WeakScope/weak``), which the compiler checks.
+  /// class takes `scope: .weak` (``WeakScope/weak``), which the compiler checks.
   case weakObject
   /// Cached like a singleton until ``Container/reset(_:)`` drops the scope: the next resolve
   /// builds anew. Resetting a scope also drops every cached service built with one of its
@@ -34,12 +33,9 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
   case named(String)
 
   // swift-format-ignore
-  /// Not available where the compiler cannot tell that the registered type is a class: a
-  /// weak reference holds only objects.
-  ///
-  /// For a class, `scope: .weak` is ``WeakScope/weak``, in the forms whose type is a class.
-  /// For a protocol bound to classes (`protocol Editor: AnyObject`), write ``weakObject``;
-  /// a struct, an enum or a protocol not bound to classes needs another scope.
+  /// Not available where the registered type is not a class: a weak reference holds only
+  /// objects. For a class it is ``WeakScope/weak``; for a protocol bound to classes, write
+  /// ``weakObject``.
   @available(
     *, unavailable,
     message: "a weak reference holds only objects, and this type is not a class: for a protocol bound to classes write `.weakObject` (checked when registered); a struct, an enum or another protocol needs another scope, such as `.singleton` or a named scope"
@@ -56,8 +52,7 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The scope's kind, without its name: what the build paths test (a byte, where the scope
-  /// itself carries a string to copy).
+  /// The scope's kind, without its name: a byte for the build paths to test.
   var kind: ScopeKind {
     switch self {
     case .singleton: .singleton
@@ -75,8 +70,8 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
 enum ScopeKind: UInt8 {
   case singleton, transient, weak, named
 
-  /// Whether the value lives in the node's state rather than in its lock-free cell: weak and
-  /// named scopes (a singleton decides when it is built, see `AnyNode.finish`).
+  /// Whether the value lives in the node's state, not its lock-free cell (see
+  /// `AnyNode.finish` for a singleton's).
   var isHeld: Bool { self == .weak || self == .named }
 
   /// Whether a value of this scope is kept at all (built at launch, waited for, shared).

@@ -9,7 +9,8 @@
 /// let storage: Storage = try container.resolve(cache)
 /// ```
 ///
-/// Keys are cheap values: create them where they are needed, or keep them in `static let`s.
+/// Keys are cheap values, equal when their names are: create them where they are needed, or
+/// keep them in `static let`s.
 public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   /// The name that tells apart several registrations of the same type, or `nil` for the
   /// type's unnamed registration.
@@ -27,9 +28,8 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
     self.nameHash = lookupHash(of: name)
   }
 
-  /// The key of the unnamed registration of `Value`: where the keyed form of a registration
-  /// names some dependencies, the others are found by their type, and their types come from
-  /// the factory's parameters.
+  /// The key of the unnamed registration of `Value`, its type taken from the factory's
+  /// parameter: for the dependencies a keyed registration does not name.
   ///
   /// ```swift
   /// let sqlite = ServiceKey<Persistence>(name: "sqlite")
@@ -37,23 +37,6 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
   ///   .byType, dependencies: .byType, sqlite, .byType, factory: Pool.init(factory:sqlite:ids:))
   /// ```
   public static var byType: ServiceKey { ServiceKey() }
-
-  /// Keys are equal when their names are.
-  ///
-  /// - Parameters:
-  ///   - lhs: A key.
-  ///   - rhs: Another key.
-  /// - Returns: Whether they name the same registration.
-  public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-    lhs.name == rhs.name
-  }
-
-  /// Hashes the key's name.
-  ///
-  /// - Parameter hasher: The hasher.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(name)
-  }
 
   /// How the key is shown in errors and reports: the type, then the name in brackets.
   public var description: String { erased.description }
@@ -69,7 +52,7 @@ public struct ServiceKey<Value>: Hashable, Sendable, CustomStringConvertible {
     self.nameHash = nameHash
   }
 
-  /// The key of `erased`, whose type must be `Value`: its name's hash is reused, not made anew.
+  /// The key of `erased`, whose type must be `Value`, reusing its name's hash.
   init(_ erased: AnyServiceKey) {
     assert(erased.type == Value.self, "\(erased) taken as a key of \(Value.self)")
     self.name = erased.name
@@ -84,8 +67,7 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   /// The name's hash for lookups (``lookupHash(of:)``), made once with the key.
   let nameHash: UInt
 
-  /// The type's identity: its metadata's address. Not stored: it is `type`'s bits, and every
-  /// key (a node's, and each of its dependencies') is the smaller without a copy of them.
+  /// The type's identity: its metadata's address, `type`'s bits, so not stored.
   var typeID: ObjectIdentifier {
     @inline(__always) get { ObjectIdentifier(type) }
   }
@@ -116,18 +98,15 @@ struct AnyServiceKey: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A name's hash for the lookup table, 0 for no name: made by the standard library's `Hasher`,
-/// which hashes a string's canonical form, so two names that are equal strings (`==` is
-/// canonical equivalence: `"caf\u{E9}"` equals `"cafe\u{301}"`) hash alike whichever way each
-/// is spelt. Keys make it once; an unnamed key makes none.
+/// A name's hash for the lookup table, 0 for no name. `Hasher` hashes a string's canonical
+/// form, so names that are equal strings (`"caf\u{E9}"`, `"cafe\u{301}"`) hash alike.
 @inlinable @inline(__always)
 func lookupHash(of name: String?) -> UInt {
   guard let name else { return 0 }
   return lookupHash(ofName: name)
 }
 
-/// ``lookupHash(of:)`` of a name, out of line: callers that inline the unnamed case do not
-/// make room for the hasher.
+/// ``lookupHash(of:)`` of a name, out of line, so that callers inline only the unnamed case.
 @usableFromInline @inline(never)
 func lookupHash(ofName name: String) -> UInt {
   var hasher = Hasher()

@@ -1,14 +1,10 @@
 /// Names among `candidates` close to `name`, closest first: for "did you mean" in errors.
 ///
-/// Names are compared ignoring case, in Unicode scalars. A candidate is close if it holds
-/// `name` or `name` holds it (where the candidate has more than two scalars and neither has
-/// more than ``maxComparedScalars``), or if the edit distance between them is at most a third
-/// of `name`'s length (at least 2, at most ``maxSuggestionEdits``).
-///
-/// The work for a candidate is one pass over the names' bytes, which sets aside their common
-/// prefix and suffix, and an edit distance worked out only on the first ``maxComparedScalars``
-/// scalars of what is left, within a band of the diagonal, until a row exceeds the bound. So a
-/// difference more than that far past the first one is not seen.
+/// Names are compared ignoring case, in Unicode scalars. A candidate is close if one name
+/// holds the other (the candidate longer than two scalars, neither longer than
+/// ``maxComparedScalars``), or if their edit distance is at most a third of `name`'s length
+/// (at least 2, at most ``maxSuggestionEdits``), worked out on the first
+/// ``maxComparedScalars`` scalars past their common prefix.
 func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [String] {
   let target = name.lowercased()
   let targetCount = target.unicodeScalars.count
@@ -23,10 +19,10 @@ func closestNames(to name: String, in candidates: [String], limit: Int = 3) -> [
       && otherCount <= maxComparedScalars
     {
       let otherScalars = Array(other.unicodeScalars)
+      // The standard library's search is linear (a Z-algorithm).
       let related =
         otherCount < targetCount
-        ? Pattern(otherScalars).occurs(in: targetScalars)
-        : Pattern(targetScalars).occurs(in: otherScalars)
+        ? targetScalars.contains(otherScalars) : otherScalars.contains(targetScalars)
       if related { return (1, candidate) }
     }
     guard abs(targetCount - otherCount) <= bound else { return nil }
@@ -65,21 +61,11 @@ func differingStretches(_ a: [UInt8], _ b: [UInt8]) -> ([Unicode.Scalar], [Unico
   return (stretch(a), stretch(b))
 }
 
-/// The edit distance between `a` and `b` if it is at most `bound`, else `nil`: the common
-/// prefix and suffix are dropped, and only the diagonal band of width `2 × bound + 1` is worked
-/// out, row by row, stopping as soon as a whole row exceeds `bound`.
+/// The edit distance between `a` and `b` if it is at most `bound`, else `nil`, worked out on
+/// the diagonal band of width `2 × bound + 1`, stopping once a whole row exceeds `bound`.
+/// ``closestNames(to:in:limit:)`` passes names without their common prefix and suffix.
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: Int) -> Int? {
   guard abs(a.count - b.count) <= bound else { return nil }
-  var start = 0
-  while start < a.count && start < b.count && a[start] == b[start] { start += 1 }
-  var aEnd = a.count
-  var bEnd = b.count
-  while aEnd > start && bEnd > start && a[aEnd - 1] == b[bEnd - 1] {
-    aEnd -= 1
-    bEnd -= 1
-  }
-  let a = a[start..<aEnd]
-  let b = b[start..<bEnd]
   let (rows, columns) = (a.count, b.count)
   if rows == 0 || columns == 0 { return max(rows, columns) }
   let over = bound + 1
@@ -93,9 +79,9 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: In
     if low > high { return nil }
     current[low - 1] = low == 1 ? min(i, over) : over
     var best = current[low - 1]
-    let scalar = a[a.startIndex + i - 1]
+    let scalar = a[i - 1]
     for j in low...high {
-      let substitution = previous[j - 1] + (scalar == b[b.startIndex + j - 1] ? 0 : 1)
+      let substitution = previous[j - 1] + (scalar == b[j - 1] ? 0 : 1)
       let value = min(previous[j] + 1, current[j - 1] + 1, substitution, over)
       current[j] = value
       best = min(best, value)
@@ -106,35 +92,4 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: In
   }
   let distance = previous[columns]
   return distance <= bound ? distance : nil
-}
-
-/// A string to look for, with its Knuth–Morris–Pratt failure table.
-struct Pattern {
-  let scalars: [Unicode.Scalar]
-  private let failure: [Int]
-
-  init(_ scalars: [Unicode.Scalar]) {
-    self.scalars = scalars
-    var failure = [Int](repeating: 0, count: scalars.count)
-    var length = 0
-    for index in scalars.indices.dropFirst() {
-      while length > 0 && scalars[index] != scalars[length] { length = failure[length - 1] }
-      if scalars[index] == scalars[length] { length += 1 }
-      failure[index] = length
-    }
-    self.failure = failure
-  }
-
-  /// Whether the pattern occurs in `text`, in time linear in their lengths.
-  func occurs(in text: [Unicode.Scalar]) -> Bool {
-    guard !scalars.isEmpty else { return true }
-    guard scalars.count <= text.count else { return false }
-    var matched = 0
-    for scalar in text {
-      while matched > 0 && scalar != scalars[matched] { matched = failure[matched - 1] }
-      if scalar == scalars[matched] { matched += 1 }
-      if matched == scalars.count { return true }
-    }
-    return false
-  }
 }

@@ -46,12 +46,6 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   public var message: String
   /// The ``Module`` that registered the service the issue is about (the one that needs a
   /// missing service, the first of a cycle's chain), if a module did.
-  ///
-  /// ```swift
-  /// // error: No registration for Network, needed by SyncService → Network. …
-  /// //   (SyncService is registered by module Sync.)
-  /// #expect(container.validate().first?.module == "Sync")
-  /// ```
   public var module: String?
 
   /// Creates an issue.
@@ -77,8 +71,7 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  /// An issue that says what `error` says, and which module registered `about`, the service
-  /// it is about.
+  /// An issue that says what `error` says, and which module registered `about`.
   init(
     _ severity: Severity, _ error: DeferredError, module: String? = nil,
     service about: AnyServiceKey? = nil
