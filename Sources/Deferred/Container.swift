@@ -43,21 +43,17 @@ public final class Container: Sendable {
   let published = PublishedReference<LookupSnapshot>()
   /// Bumped on every registration, so that children notice what their ancestors added.
   let generation = AtomicWord()
-  /// In a child: the sum of the ancestors' generations its copies were worked out for, plus
-  /// one (0: never).
+  /// In a child: the ancestors' generations its copies were worked out for, plus one (0: never).
   let copiesGeneration = AtomicWord()
   /// In a child: where it was made, to name it in errors.
   let origin: String?
-  /// Set, for good, once a descendant of this container has begun a launch: a registration
-  /// here is then scheduled in the launched descendants too (``Container/scheduleIfLaunched(_:)``).
+  /// Set once a descendant has begun a launch: a registration here is then scheduled there too.
   let launchedDescendants = AtomicWord()
-  /// Told when a reset drops (or makes stale) a service of this container (``onResetStep(_:)``),
-  /// for tests that force a resolve into the middle of a reset.
+  /// Told at each step of a reset (``onResetStep(_:)``), for tests.
   let resetStepObserver = Locked<(@Sendable (String) -> Void)?>(nil)
-  /// Told when a thread is about to wait for another thread's build of a service
-  /// (``onWait(_:)``).
+  /// ``onWait(_:)``.
   let waitObserver = Locked<(@Sendable (WaitEvent) -> Void)?>(nil)
-  /// Told after a reset drops what this container hands out (``onReset(_:)``).
+  /// ``onReset(_:)``.
   let resetObservers = ResetObservers()
 
   /// Runs the builds deferred past the first frame.
@@ -69,20 +65,16 @@ public final class Container: Sendable {
   /// What past launches cost, if the app keeps a history; a child shares its parent's. The
   /// container (not a child) records its launch in it once fully ready, in a background job.
   public let history: LaunchHistory?
-  /// The token this container recorded its launch in ``history`` with; 0 before.
+  /// The token this container recorded its launch with; 0 before.
   let historyToken = AtomicWord()
 
-  /// The launch and its deferred builds, as one state machine.
   let launchSchedule: Locked<LaunchSchedule>
-  /// ``LaunchSchedule/phase``'s raw value, readable without the lock (registration and
-  /// handles read it).
+  /// ``LaunchSchedule/phase``'s raw value, readable without the lock.
   let launchPhase = AtomicWord(UInt64(LaunchSchedule.Phase.notLaunched.rawValue))
-  /// Whether the container is shut down, read with relaxed ordering: the check of the paths
-  /// that take no lock, which then go the way that takes one.
+  /// Whether the container is shut down, read relaxed: paths that find it so take the lock.
   var isShutDownRelaxed: Bool {
     launchPhase.loadRelaxed() == UInt64(LaunchSchedule.Phase.shutDown.rawValue)
   }
-  /// Captures what every build cost.
   let recorder: Recorder
   /// Entered by every scheduled build while it runs, so that shutting down can wait for them.
   let runningBuilds = DispatchGroup()
@@ -177,8 +169,8 @@ public final class Container: Sendable {
 }
 
 extension Container {
-  /// Every node this container resolves, and their order; publishes the table if it is not, and
-  /// in a child, works out the copies again first if an ancestor registered since.
+  /// Every node this container resolves, in order; publishes the table if it is not (in a
+  /// child, after working out the copies again if an ancestor registered since).
   @discardableResult
   func currentTable() -> VisibleNodes {
     guard let parent else {
@@ -211,10 +203,9 @@ extension Container {
       var nodes = inheritedNodes
       for node in own { nodes[node.key] = node }
       for (key, node) in registry.copies { nodes[key] = node }
-      // The inherited order, each node swapped for this container's override or copy; then
-      // this container's own new registrations, and its copies the ancestors no longer list
-      // (one shut down lists nothing): a child of this one sees, and copies, every node this
-      // one resolves, and never takes one made without its own overrides.
+      // The inherited order with this container's overrides and copies swapped in, then its
+      // own new registrations and the copies the ancestors no longer list: a child of this one
+      // sees every node this one resolves, never one made without its own overrides.
       var ordered = inherited.orderedNodes.map { nodes[$0.key] ?? $0 }
       ordered += own.filter { inheritedNodes[$0.key] == nil }
       ordered += registry.copies.values.filter { inheritedNodes[$0.key] == nil }
@@ -222,8 +213,7 @@ extension Container {
     }
   }
 
-  /// Makes the copies this child lacks: of each inherited node that depends, directly or
-  /// through others, on one of this container's own registrations. Under the lock.
+  /// Copies each inherited node that depends, at any depth, on this child's own registrations.
   private func addCopies(_ registry: inout Registry, inherited: [AnyServiceKey: AnyNode]) {
     let ordered = registry.ordered
     guard !ordered.isEmpty else { return }
@@ -269,8 +259,7 @@ extension Container {
     return false
   }
 
-  /// The error for a missing `key`, needed by `chain`, with the closest registered names; or
-  /// ``DeferredError/Code/shutDown`` if this container or an ancestor was shut down.
+  /// The error for a missing `key`, with the closest registered names, or `shutDown`.
   func missing(_ key: AnyServiceKey, chain: [AnyServiceKey]) -> DeferredError {
     if isShutDownHere {
       return DeferredError(.shutDown, key: key, chain: chain + [key])
@@ -281,9 +270,7 @@ extension Container {
       suggestions: closestNames(to: key.description, in: names))
   }
 
-  /// The tables this container keeps (every one it published, and the live one if it has
-  /// changed since), the slots they hold and the node references in them: a measure of the
-  /// lookup's memory.
+  /// The tables this container keeps, their slots and node references: the lookup's memory.
   var retainedTables: (tables: Int, slots: Int, nodeReferences: Int) {
     registry.withLock { registry in
       let all = registry.retainedTables
@@ -292,15 +279,11 @@ extension Container {
   }
 }
 
-/// Every node a container resolves, in registration order.
+/// Every node a container resolves, in registration order (the ancestors' first), each once.
 struct VisibleNodes {
-  /// The nodes in registration order, each once, where it was first registered (the
-  /// ancestors' first): the container's own, its copies, and those it shares with its
-  /// ancestors.
   var orderedNodes: [AnyNode] = []
 
-  /// The same nodes by key, made when asked for (validation, suggestions and children need
-  /// them; a launch does not).
+  /// The same nodes by key, made when asked for (a launch does not need them).
   var nodes: [AnyServiceKey: AnyNode] {
     Dictionary(orderedNodes.lazy.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
   }

@@ -73,10 +73,8 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
     public var description: String { name }
   }
 
-  /// What it holds, in one immutable allocation: a `DeferredError` is one reference wide, so
-  /// throwing it through the build (typed throws pass it along at every level) copies a
-  /// pointer, not a dozen fields, and what it holds can grow without breaking users. Names are
-  /// made from the keys only when they are read.
+  /// What it holds, in one immutable allocation: the error is one reference wide, and can grow
+  /// without breaking users. Names are made from the keys when read.
   private final class Storage: Sendable {
     let code: Code
     let key: AnyServiceKey
@@ -216,9 +214,8 @@ public struct DeferredError: Error, Sendable, CustomStringConvertible {
 
   private var typeName: String { String(describing: key.type) }
 
-  /// For a cycle: the way in, when the chain reached the loop through services outside it
-  /// (`, entered from AppModel → A`); nothing when the chain is the loop itself, which the
-  /// message names already.
+  /// For a cycle reached through services outside it, the way in (`, entered from AppModel →
+  /// A`); nothing when the chain is the loop itself.
   private var cycleEntry: String {
     let chain = self.chain
     let cycle = self.cycle

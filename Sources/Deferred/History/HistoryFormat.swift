@@ -4,24 +4,13 @@
   import Foundation
 #endif
 
-/// The bytes of a stored ``LaunchHistory``: a JSON document, format `deferred.launch-history/2`
-/// (Docs/Design.md, "Launch history"), written and read with `Codable`.
-///
-/// ```json
-/// {"format":"deferred.launch-history/2","launches":12,
-///  "milestones":{"firstFrame":[61000000,59000000]},
-///  "services":{"Storage":{"age":0,"cpuNs":[1500000,null],"outcomes":"bf",
-///                         "selfNs":[4000000,6000000]}}}
-/// ```
-///
-/// Costs and offsets are oldest first, in whole nanoseconds; `age` is the number of launches
-/// since the service was last recorded; `outcomes` has a letter a launch: `b` built, `f`
-/// failed, `c` cancelled. Keys are sorted, so `format` comes first.
+/// The bytes of a stored ``LaunchHistory``: a JSON document, format `deferred.launch-history/2`,
+/// written and read with `Codable` (the format: Docs/Design.md, "Launch history").
 enum HistoryFormat {
   static let name = "deferred.launch-history"
   static let version = 2
   static var formatName: String { "\(name)/\(version)" }
-  /// The largest history read: 500 services of 20 launches take about 200 KB.
+  /// The largest history read (500 services of 20 launches take about 200 KB).
   static let byteLimit = 8 << 20
 
   static func encode(_ snapshot: LaunchHistory.Snapshot) -> [UInt8] {
@@ -35,7 +24,7 @@ enum HistoryFormat {
       services[name] = Stored.Service(
         age: max(0, snapshot.launches - seen), selfNs: costs.map { nanoseconds($0.selfTime) },
         cpuNs: costs.map { $0.cpu.map(nanoseconds) },
-        outcomes: String(costs.map { letter(for: $0.outcome) }))
+        outcomes: String(costs.map { letters[$0.outcome] ?? "b" }))
     }
     let stored = Stored(
       format: formatName, launches: snapshot.launches, milestones: milestones, services: services
@@ -51,6 +40,7 @@ enum HistoryFormat {
     if bytes.starts(with: "DFLH".utf8) {
       return .failure(Problem("it is format version 1, and this library reads version \(version)"))
     }
+    // Keys are sorted: a history this library wrote begins with its format.
     let ours = bytes.starts(with: "{\"format\":\"\(name)/".utf8)
     let stored: Stored
     do {
@@ -84,20 +74,12 @@ enum HistoryFormat {
     Int(clamping: duration.nanoseconds)
   }
 
-  private static let letters: [(BuildRecord.Outcome, Character)] = [
-    (.built, "b"), (.failed, "f"), (.cancelled, "c"),
+  fileprivate static let letters: [BuildRecord.Outcome: Character] = [
+    .built: "b", .failed: "f", .cancelled: "c",
   ]
 
-  private static func letter(for outcome: BuildRecord.Outcome) -> Character {
-    letters.first { $0.0 == outcome }?.1 ?? "b"
-  }
-
-  private static func outcome(for letter: Character) -> BuildRecord.Outcome? {
-    letters.first { $0.1 == letter }?.0
-  }
-
   /// The document, as it is stored.
-  private struct Stored: Codable {
+  fileprivate struct Stored: Codable {
     struct Service: Codable {
       var age: Int
       var selfNs: [Int]
@@ -109,72 +91,66 @@ enum HistoryFormat {
     var launches: Int
     var milestones: [String: [Int]]
     var services: [String: Service]
+  }
+}
 
-    init(
-      format: String, launches: Int, milestones: [String: [Int]],
-      services: [String: Service]
-    ) {
-      self.format = format
-      self.launches = launches
-      self.milestones = milestones
-      self.services = services
-    }
+extension HistoryFormat.Stored {
+  private enum CodingKeys: String, CodingKey {
+    case format, launches, milestones, services
+  }
 
-    private enum CodingKeys: String, CodingKey {
-      case format, launches, milestones, services
-    }
-
-    /// Reads the format first: a document of another version is named as such, whatever
-    /// else it holds.
-    init(from decoder: any Decoder) throws {
-      let values = try decoder.container(keyedBy: CodingKeys.self)
-      format = try values.decode(String.self, forKey: .format)
-      guard format == HistoryFormat.formatName else {
-        let prefix = HistoryFormat.name + "/"
-        if format.hasPrefix(prefix) {
-          throw Problem(
-            "it is format version \(format.dropFirst(prefix.count)), and this library reads"
-              + " version \(HistoryFormat.version)")
-        }
-        throw Problem("it is not a launch history (its format is \(format))")
+  /// Reads the format first: a document of another version is named as such, whatever else it
+  /// holds.
+  init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    format = try values.decode(String.self, forKey: .format)
+    guard format == HistoryFormat.formatName else {
+      let prefix = HistoryFormat.name + "/"
+      if format.hasPrefix(prefix) {
+        throw HistoryFormat.Problem(
+          "it is format version \(format.dropFirst(prefix.count)), and this library reads"
+            + " version \(HistoryFormat.version)")
       }
-      launches = try values.decode(Int.self, forKey: .launches)
-      milestones = try values.decode([String: [Int]].self, forKey: .milestones)
-      services = try values.decode([String: Service].self, forKey: .services)
+      throw HistoryFormat.Problem("it is not a launch history (its format is \(format))")
     }
+    launches = try values.decode(Int.self, forKey: .launches)
+    milestones = try values.decode([String: [Int]].self, forKey: .milestones)
+    services = try values.decode([String: Service].self, forKey: .services)
+  }
 
-    /// The history it holds, keeping the newest `window` costs of each; `nil` if its parts
-    /// do not fit together.
-    func snapshot(window: Int) -> LaunchHistory.Snapshot? {
-      guard (0...Int(Int32.max)).contains(launches) else { return nil }
-      var snapshot = LaunchHistory.Snapshot()
-      snapshot.launches = launches
-      for (name, offsets) in milestones {
-        // A milestone this library does not know is left out.
-        guard let kind = Milestone.Kind(rawValue: name) else { continue }
-        guard offsets.allSatisfy({ $0 >= 0 }) else { return nil }
-        snapshot.milestones[kind] = offsets.suffix(window).map { .nanoseconds($0) }
-      }
-      snapshot.services.reserveCapacity(services.count)
-      for (name, service) in services {
-        let outcomes = service.outcomes.map(HistoryFormat.outcome(for:))
-        guard (0...launches).contains(service.age), service.cpuNs.count == service.selfNs.count,
-          outcomes.count == service.selfNs.count, !outcomes.contains(nil),
-          service.selfNs.allSatisfy({ $0 >= 0 }), service.cpuNs.allSatisfy({ ($0 ?? 0) >= 0 })
-        else { return nil }
-        var costs: [LaunchHistory.Cost] = []
-        costs.reserveCapacity(min(window, outcomes.count))
-        for index in outcomes.indices.suffix(window) {
-          guard let outcome = outcomes[index] else { continue }
-          costs.append(
-            LaunchHistory.Cost(
-              selfTime: .nanoseconds(service.selfNs[index]),
-              cpu: service.cpuNs[index].map { .nanoseconds($0) }, outcome: outcome))
-        }
-        snapshot.services[name] = costs
-        snapshot.lastSeen[name] = launches - service.age
-      }
-      return snapshot
+  /// The history it holds, keeping the newest `window` costs of each; `nil` if its parts
+  /// do not fit together.
+  func snapshot(window: Int) -> LaunchHistory.Snapshot? {
+    guard (0...Int(Int32.max)).contains(launches) else { return nil }
+    var snapshot = LaunchHistory.Snapshot()
+    snapshot.launches = launches
+    for (name, offsets) in milestones {
+      // A milestone this library does not know is left out.
+      guard let kind = Milestone.Kind(rawValue: name) else { continue }
+      guard offsets.allSatisfy({ $0 >= 0 }) else { return nil }
+      snapshot.milestones[kind] = offsets.suffix(window).map { .nanoseconds($0) }
     }
+    snapshot.services.reserveCapacity(services.count)
+    for (name, service) in services {
+      let outcomes = service.outcomes.map { letter in
+        HistoryFormat.letters.first { $0.value == letter }?.key
+      }
+      guard (0...launches).contains(service.age), service.cpuNs.count == service.selfNs.count,
+        outcomes.count == service.selfNs.count, !outcomes.contains(nil),
+        service.selfNs.allSatisfy({ $0 >= 0 }), service.cpuNs.allSatisfy({ ($0 ?? 0) >= 0 })
+      else { return nil }
+      var costs: [LaunchHistory.Cost] = []
+      costs.reserveCapacity(min(window, outcomes.count))
+      for index in outcomes.indices.suffix(window) {
+        guard let outcome = outcomes[index] else { continue }
+        costs.append(
+          LaunchHistory.Cost(
+            selfTime: .nanoseconds(service.selfNs[index]),
+            cpu: service.cpuNs[index].map { .nanoseconds($0) }, outcome: outcome))
+      }
+      snapshot.services[name] = costs
+      snapshot.lastSeen[name] = launches - service.age
+    }
+    return snapshot
   }
 }

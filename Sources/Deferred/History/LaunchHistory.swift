@@ -11,12 +11,10 @@
 /// ```
 ///
 /// A history made with a directory (or any ``LaunchHistoryStorage``) lasts across launches: it
-/// reads its file when it is first used (the container uses it when the first frame is drawn,
-/// to order the background builds), and once the app is fully ready the container appends this
-/// launch to it in a background job of its scheduler, never on the launch's path. A file that
-/// cannot be read (empty, truncated, corrupt, too large, another format version) is ignored
-/// and replaced by the next save; a directory that cannot be written keeps the launch in
-/// memory only. Either is a hazard in the next ``LaunchReport``, never an error or a crash.
+/// is read when the first frame is drawn, and the container appends each launch to it once
+/// fully ready, in a background job. A file that cannot be read is ignored and replaced by the
+/// next save; a directory that cannot be written keeps the launch in memory only. Either is a
+/// hazard in the next ``LaunchReport``, never an error or a crash.
 ///
 /// With a history, ``Container/launchReport(criticalShareLimit:)`` names the services, and the
 /// first frame and full readiness, that were slower than their median over the launches before
@@ -44,31 +42,28 @@ public final class LaunchHistory: Sendable {
     }
   }
 
-  /// The remembered launches, as plain values.
+  /// The remembered launches, as plain values; costs and offsets oldest first.
   struct Snapshot: Sendable, Hashable {
-    /// Each service's costs, oldest first, at most ``LaunchHistory/window`` of them.
     var services: [String: [Cost]] = [:]
-    /// Each milestone's offset from the process start, oldest first.
     var milestones: [Milestone.Kind: [Duration]] = [:]
-    /// How many launches were recorded.
     var launches = 0
     /// The launch (counted as ``launches`` counts) that last recorded each service.
     var lastSeen: [String: Int] = [:]
 
     /// Adds one launch, keeping `window` costs of each service, and forgetting the services
-    /// none of the last `window` launches built (no longer registered, or no longer built).
+    /// none of the last `window` launches built.
     mutating func apply(_ entry: Entry, window: Int) {
+      func keep<Value>(_ values: inout [Value], adding value: Value) {
+        values.append(value)
+        if values.count > window { values.removeFirst(values.count - window) }
+      }
       launches += 1
       for (service, cost) in entry.services {
-        services[service, default: []].append(cost)
-        let excess = services[service, default: []].count - window
-        if excess > 0 { services[service]?.removeFirst(excess) }
+        keep(&services[service, default: []], adding: cost)
         lastSeen[service] = launches
       }
       for (kind, offset) in entry.milestones {
-        milestones[kind, default: []].append(offset)
-        let excess = milestones[kind, default: []].count - window
-        if excess > 0 { milestones[kind]?.removeFirst(excess) }
+        keep(&milestones[kind, default: []], adding: offset)
       }
       if services.count > entry.services.count {
         for (service, seen) in lastSeen where launches - seen >= window {
@@ -101,12 +96,9 @@ public final class LaunchHistory: Sendable {
     var loaded: Bool
     /// Launches recorded and not saved yet, oldest first.
     var pending: [Entry] = []
-    /// Problems reading or writing the storage, as hazards.
     var hazards: [Hazard] = []
-    /// The last token a container was handed for the launch it records.
     var lastToken = 0
-    /// The history as it was before the launches recorded with a token: what those launches
-    /// are compared with. The last few only.
+    /// The history as it was before each of the last few launches recorded with a token.
     var baselines: [(token: Int, snapshot: Snapshot)] = []
   }
 
@@ -225,8 +217,7 @@ public final class LaunchHistory: Sendable {
 
   /// Writes the launches recorded since the last save to the storage: holding the storage's
   /// lock (``LaunchHistoryStorage/withExclusiveAccess(_:)``), it reads the stored history
-  /// again, adds them, and replaces it atomically, so that the saves of other processes at
-  /// the same time are kept (Docs/Design.md, "Launch history").
+  /// again, adds them, and replaces it atomically, so that other processes' saves are kept.
   ///
   /// A container with a history saves in a background job once the app is fully ready. A
   /// failure is a ``Hazard/Kind/historyUnwritable`` hazard in ``hazards``; the launches stay
@@ -267,8 +258,7 @@ public final class LaunchHistory: Sendable {
   /// The name the history's hazards give as their service.
   static let hazardService = "LaunchHistory"
 
-  /// A token for a container to record its launch with: the report it makes afterwards
-  /// compares the launch with the history as it was before.
+  /// A token to record a launch with, so that its report compares it with the history before.
   func reserveToken() -> Int {
     state.withLock { state in
       state.lastToken += 1
@@ -276,8 +266,7 @@ public final class LaunchHistory: Sendable {
     }
   }
 
-  /// Adds a launch; with a token, keeps the history as it was before, for
-  /// ``baseline(for:)``.
+  /// Adds a launch; with a token, keeps the history as it was before, for ``baseline(for:)``.
   func record(_ report: LaunchReport, token: Int?) {
     let entry = Entry(report)
     let (window, keepsPending) = (window, storage != nil)
@@ -291,8 +280,7 @@ public final class LaunchHistory: Sendable {
     }
   }
 
-  /// The history a launch recorded with `token` is compared with: as it was before that
-  /// launch; the history as it is for a launch not recorded (yet).
+  /// The history as it was before the launch recorded with `token`, or as it is.
   func baseline(for token: Int) -> Snapshot {
     withState { state in
       state.baselines.last { $0.token == token }?.snapshot ?? state.snapshot

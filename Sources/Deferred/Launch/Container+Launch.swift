@@ -68,8 +68,7 @@ extension Container {
     mark(.criticalReady)
   }
 
-  /// Marks a milestone for Instruments (a signpost event, on Apple platforms), when recording,
-  /// and tells the launch observers (``observeLaunch(_:)``).
+  /// Marks a milestone as a signpost (when recording) and tells the launch observers.
   private func mark(_ milestone: Milestone.Kind) {
     if recorder.isEnabled { Signposts.milestone(milestone) }
     recorder.observation.tell(.milestone(milestone))
@@ -213,8 +212,7 @@ extension Container {
 
   // MARK: - Running the schedule
 
-  /// Runs a transition of the schedule under the launch lock, and mirrors its phase for
-  /// registration, which reads it without the lock.
+  /// Runs a transition of the schedule under the launch lock, and mirrors its phase.
   @discardableResult
   private func schedule<Result>(_ transition: (inout LaunchSchedule) -> Result) -> Result {
     launchSchedule.withLock { schedule in
@@ -228,19 +226,14 @@ extension Container {
   }
 
   /// The launch's part of registering `node`, once it is in the registry: a deferred service
-  /// registered after the first frame is scheduled.
+  /// registered after the first frame is scheduled, here and in launched descendants (the node
+  /// each resolves for the key; a service both schedule is built once).
   ///
   /// The phase is read after the node went in: if the first frame's read of the registry
   /// missed the node, that read came after the launch had begun, so this sees it begun and
   /// takes the launch lock after the first frame, which adopts the node. If the read found the
   /// node, adopting it again does nothing.
-  ///
-  /// Inlined, the phase first: before the launch, one atomic load.
   @inline(__always)
-  ///
-  /// A launched descendant schedules it too, as it schedules what it inherits at its first
-  /// frame: the node it resolves for the key (the same node, shared, or its copy if the service
-  /// depends on one of its overrides). A service both schedule is built once.
   func scheduleIfLaunched(_ node: AnyNode) {
     if launchPhase.loadAcquire() != UInt64(LaunchSchedule.Phase.notLaunched.rawValue),
       LaunchSchedule.mayBeScheduled(node)
@@ -265,7 +258,6 @@ extension Container {
     }
   }
 
-  /// Hands `node`, registered once the launch has begun, to the schedule.
   @inline(never)
   private func adopt(_ node: AnyNode) {
     perform(schedule { $0.adopt(node: node, now: clock.now()) })
@@ -319,8 +311,8 @@ extension Container {
     }
   }
 
-  /// Once fully ready: hands the scheduler a background job that records the launch in the
-  /// history and saves it, off the launch's path. A child's launches are not recorded.
+  /// Once fully ready: records the launch in the history and saves it, in a background job. A
+  /// child's launches are not recorded.
   private func recordInHistory() {
     guard history != nil, parent == nil else { return }
     scheduler.schedule(
@@ -334,9 +326,7 @@ extension Container {
   }
 
   /// Runs a scheduled build, then, while the builds it made ready include a synchronous one of
-  /// the same quality of service, runs that one too on this thread instead of handing it to
-  /// the scheduler: a job per build would cost a queue hop and a thread wake-up each. Ending
-  /// one build and starting the next take the launch lock once.
+  /// the same quality of service, runs that one too on this thread, saving a queue hop each.
   private func runScheduled(_ first: LaunchSchedule.EntryID, qos: BuildQoS?) {
     // The flags once a job: fixed since the first frame.
     let (firstRun, flags) = schedule { schedule in
@@ -384,18 +374,16 @@ extension Container {
     }
   }
 
-  /// Records the failure of a scheduled build whose own factory's end did not record it
-  /// (the recorder let go of the context's `scheduled` when it did): before the schedule hears
-  /// of it, so that a report taken once the app is fully ready accounts for the service. The
-  /// root is the context's: the replacement of a registration replaced since it was scheduled.
+  /// Records the failure of a scheduled build that its factory's end did not record (it then
+  /// clears the context's `scheduled`), before the schedule hears of it, so that a report
+  /// taken once fully ready has it. The root is the context's (a replacement, maybe).
   private func recordFailure(of run: ScheduledRun, on context: BuildContext, _ error: DeferredError)
   {
     guard let root = context.scheduled else { return }
     recorder.scheduledFailure(root, context, since: run.startedAt, error)
   }
 
-  /// Ends a scheduled build, performs what that asks for, and returns the build this thread
-  /// runs next, if any.
+  /// Ends a scheduled build, performs what that asks for, and returns the next one to run.
   private func finishScheduled(
     _ run: ScheduledRun, _ outcome: LaunchSchedule.Outcome, carryingOn qos: BuildQoS?
   ) -> ScheduledRun? {

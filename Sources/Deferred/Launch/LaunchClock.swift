@@ -25,16 +25,11 @@ public protocol LaunchClock: Sendable {
 /// The system's monotonic clock, shared by every process on the machine: nanoseconds that never
 /// go back.
 ///
-/// - On Apple platforms: `clock_gettime_nsec_np(CLOCK_UPTIME_RAW)`, the clock signposts and
-///   Instruments use, in nanoseconds (`CLOCK_MONOTONIC` has only microsecond resolution there,
-///   which would round most builds to 0 or 1 µs). It stops while the device sleeps.
-/// - Elsewhere: `CLOCK_MONOTONIC`, in nanoseconds.
-///
-/// A launcher that hands its spawn time to a child (`DEFERRED_SPAWN_NS`, see ``ProcessStart``)
-/// reads it from this clock, so both processes' readings compare.
-///
-/// Creating one notes the time, once a process: what a prewarmed process measures its launch
-/// from (``ProcessStart/Kind-swift.enum/prewarmed``).
+/// On Apple platforms it is `CLOCK_UPTIME_RAW`, the clock signposts and Instruments use
+/// (`CLOCK_MONOTONIC` has only microsecond resolution there); it stops while the device
+/// sleeps. Elsewhere it is `CLOCK_MONOTONIC`. A launcher that hands its spawn time to a child
+/// (``ProcessStart``) reads this clock. The first one made marks where a prewarmed process
+/// measures its launch from.
 public struct MonotonicClock: LaunchClock {
   /// Creates the clock.
   public init() {
@@ -46,8 +41,7 @@ public struct MonotonicClock: LaunchClock {
     Self.monotonicNow()
   }
 
-  /// Nanoseconds on the system's monotonic clock, read directly: what a recorder whose clock is
-  /// this one calls, without going through the `LaunchClock` witness of an existential.
+  /// Nanoseconds on the system's monotonic clock, for callers that know the clock's type.
   @inline(__always)
   static func monotonicNow() -> UInt64 {
     #if canImport(Darwin)
@@ -61,14 +55,8 @@ public struct MonotonicClock: LaunchClock {
   /// prewarmed process, the first use of this clock.
   public var processStart: ProcessStart { .monotonic }
 
-  /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
-  ///
-  /// It costs a call into the kernel on every platform, two a build, which is why only
-  /// ``Recording/timingsAndCPU`` reads it. On Apple platforms the thread CPU clock is a Mach
-  /// call (the kernel's `thread_info`-style accounting of the thread, through
-  /// `clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)`), not a read of shared memory as the
-  /// monotonic clock is: expect hundreds of nanoseconds a reading, and measure on the
-  /// slowest device before recording CPU time in every launch.
+  /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): a call into the kernel, so only
+  /// ``Recording/timingsAndCPU`` reads it.
   public func threadCPUTime() -> UInt64? {
     #if canImport(Darwin)
       clock_gettime_nsec_np(CLOCK_THREAD_CPUTIME_ID)
@@ -82,8 +70,7 @@ public struct MonotonicClock: LaunchClock {
     private static func read(_ clock: clockid_t) -> UInt64 {
       var spec = timespec()
       clock_gettime(clock, &spec)
-      // Wrapping arithmetic: neither field is negative, and a monotonic clock does not reach
-      // 584 years (no overflow checks on every reading).
+      // Wrapping: neither field is negative, and a monotonic clock does not reach 584 years.
       return UInt64(truncatingIfNeeded: spec.tv_sec) &* 1_000_000_000
         &+ UInt64(truncatingIfNeeded: spec.tv_nsec)
     }

@@ -1,81 +1,57 @@
 /// A container's launch and the deferred builds it schedules, as one state machine: every
-/// field is private, every change is a transition, and every transition returns what the
-/// container must do about it, outside the launch lock (a ``LaunchWork``, or an error to
-/// throw). Nothing here takes a lock, runs a factory or calls a scheduler.
-///
-/// The container's phases and an entry's statuses, with the transitions between them, are
-/// tabled in Docs/Design.md, "Launch schedule". Refused: `beginLaunch` out of `notLaunched`,
-/// `firstFrameDrawn` before `launched` (both `launchOrder`); `endLaunch` out of `launching`
-/// (`launchOrder`, or `shutDown` once shut down). `firstFrameDrawn` again, `adopt`,
-/// `releaseIdle`, `appIsIdle` and `resume` in a phase with nothing to schedule do nothing.
-/// Gates come only from entries of the same stage or an earlier one, so they form no loop but
-/// a dependency cycle; the first frame's entries on one are ungated from each other, and their
-/// builds fail with the cycle.
+/// transition returns what the container must do outside the launch lock (a ``LaunchWork``,
+/// or an error). Nothing here takes a lock, runs a factory or calls a scheduler. Phases,
+/// statuses and transitions: Docs/Design.md, "Launch schedule".
 struct LaunchSchedule: Sendable {
   enum Phase: UInt8, Equatable, Sendable {
     case notLaunched
     case launching
-    /// Critical services built; waiting for the first frame.
     case launched
-    /// First frame reported: deferred builds are scheduled.
     case deferring
-    /// Every build scheduled before then has ended. Final but for a shutdown.
     case fullyReady
-    /// Final.
     case shutDown
   }
 
   enum Status: Equatable, Sendable {
-    /// Waiting for scheduled dependencies, or for its idle time.
     case blocked
-    /// May be handed to the scheduler.
     case ready
-    /// Handed to the scheduler, not started.
     case submitted
     case running
     case built
     case failed
     /// A scheduled dependency failed: left to be built on demand.
     case skipped
-    /// Shut down before it started.
     case cancelled
   }
 
-  /// How a build that ran ended.
   enum Outcome: Equatable, Sendable {
     case built
     case failed
   }
 
-  /// An entry's name: its place in the schedule's list of entries, which is also the order it
-  /// was added in (the registration order).
+  /// An entry's place in the schedule's list, which is the order it was added in.
   typealias EntryID = Int
 
-  /// One deferred build. Entries are values in the schedule's list, linked to each other by
-  /// their numbers, so that a launch makes no object per entry.
+  /// One deferred build, linked to others by their numbers.
   struct Entry: Sendable {
     let node: AnyNode
     let priority: Priority
-    /// Whether the node's factory is async: such a build holds no thread while it waits, and
-    /// does not count against the width.
+    /// An async build holds no thread and does not count against the width.
     let isAsync: Bool
-    /// Whether it is built on the main-thread lane (a synchronous main-actor service): one
-    /// build at a time, one per turn of the main queue.
+    /// A synchronous main-actor service: one build a turn of the main queue.
     let isMainLane: Bool
-    /// The rank's minor key, within a stage and quality of service: the registration order;
-    /// with a history, the longest remaining path first (`rankByLongestPath`).
+    /// Registration order, or with a history the longest remaining path first.
     fileprivate(set) var minorRank: UInt64
     /// Scheduled dependencies not built yet.
     fileprivate(set) var gates = 0
-    /// Its first-frame dependents: `dependentsCount` of the schedule's `dependentList` from
-    /// `dependentsStart` (one list for the whole first frame, not a list per entry).
+    /// Its first-frame dependents: a range of the schedule's `dependentList`.
     fileprivate var dependentsStart = 0
     fileprivate var dependentsCount = 0
-    /// Dependents gated on it after the first frame (registered late): most have none.
+    /// Dependents gated on it after the first frame (registered late).
     fileprivate var laterDependents: [EntryID] = []
     /// The last `gate` call that gated an entry on it, if any: an entry is gated on it once.
     fileprivate var gatedBy: Int?
-    /// For idle services: released by their delay or by the app saying it is idle.
+    /// For idle services: released by their delay or by ``appIsIdle(now:)``.
     fileprivate(set) var released: Bool
     fileprivate(set) var status = Status.blocked
     /// When it became ready to run, for the time it spent queued.
@@ -109,11 +85,10 @@ struct LaunchSchedule: Sendable {
     }
   }
 
-  /// Someone waiting for full readiness.
+  /// Someone waiting for full readiness; a shutdown releases a callback uncalled and resumes a
+  /// continuation throwing.
   enum Waiter: Sendable {
-    /// Called once the app is fully ready; released uncalled if the container shuts down.
     case callback(@Sendable () -> Void)
-    /// Resumed once the app is fully ready; resumed throwing if the container shuts down.
     case continuation(CheckedContinuation<Void, any Error>)
   }
 
@@ -122,43 +97,34 @@ struct LaunchSchedule: Sendable {
   private(set) var paused = false
   private(set) var milestones = Milestones()
   private var idleRequested = false
-  /// Every entry, by ``EntryID``: the first frame's first, in the order of the nodes it read,
-  /// then those adopted later.
+  /// Every entry, by ``EntryID``: the first frame's, then those adopted later.
   private var entries: [Entry] = []
-  /// The entries' numbers by node.
   private var entryIDs: [ObjectIdentifier: EntryID] = [:]
-  /// Synchronous background entries that may run now, best first; main-lane ones likewise;
-  /// async ones in the order they became ready. An entry skipped or cancelled meanwhile is
-  /// dropped when it comes up.
+  /// Entries that may run now: background and main-lane ones best first, async ones in order.
+  /// An entry skipped or cancelled meanwhile is dropped when it comes up.
   private var readySync = RankedQueue()
   private var readyMain = RankedQueue()
   private var readyAsync: [EntryID] = []
   /// Synchronous background builds handed to the scheduler or running: bounded by `width`.
   private(set) var inFlight = 0
-  /// Whether a main-lane build is handed to the main queue or running: the next one is handed
-  /// over only when it ends, so it queues behind whatever the main queue received meanwhile.
+  /// Whether a main-lane build is handed over or running: the next waits for it to end.
   private(set) var mainInFlight = false
-  /// Entries not ended yet.
   private(set) var remaining = 0
   private var waiters: [Waiter] = []
-  /// Idle entries not released yet, in the order they were added: what `releaseIdle` looks at,
-  /// instead of every entry.
+  /// Idle entries not released yet, in the order they were added.
   private var unreleased: [EntryID] = []
-  /// The first frame's dependents, entry by entry (``Entry/dependentsStart``), in the order
-  /// they were gated.
+  /// The first frame's dependents, entry by entry (``Entry/dependentsStart``).
   private var dependentList: [EntryID] = []
-  /// Scratch of `gate`, empty between calls: kept so that a launch allocates it once.
+  /// Scratch of `gate`, empty between calls.
   private var gateSeen: Set<ObjectIdentifier> = []
   private var gateThrough: [AnyNode] = []
   /// Numbers the `gate` calls, for ``Entry/gatedBy``.
   private var gateCalls = 0
   /// How many synchronous builds may be in flight at once.
   let width: Int
-  /// What past launches cost, to run the longest remaining path first; `nil`: registration
-  /// order.
   private let history: LaunchHistory?
-  /// Once the first frame's entries are ranked by their paths: the cost taken for a service
-  /// the history does not know, and the longest path, which scales the ranks.
+  /// Once ranked by paths: the cost of a service the history does not know, and the longest
+  /// path, which scales the ranks.
   private var pathScale: (unknownCost: UInt64, longest: UInt64)?
 
   init(width: Int, history: LaunchHistory? = nil) {
@@ -166,20 +132,16 @@ struct LaunchSchedule: Sendable {
     self.history = history
   }
 
-  /// Whether every build scheduled before it was has ended.
   var isFullyReady: Bool { phase == .fullyReady }
 
-  /// The number of `node`'s entry, if it is scheduled.
   func entryID(for node: AnyNode) -> EntryID? { entryIDs[ObjectIdentifier(node)] }
 
-  /// A copy of the entry of `node`, if it is scheduled.
   func entry(for node: AnyNode) -> Entry? { entryID(for: node).map { entries[$0] } }
 
-  /// A copy of the entry numbered `id`.
   func entry(_ id: EntryID) -> Entry { entries[id] }
 
-  /// Whether a registration of `node` may have to be scheduled: it is a singleton whose
-  /// priority is deferred, or depends on the launch.
+  /// Whether `node` may have to be scheduled: a singleton whose priority is not fixed to
+  /// critical or on demand.
   static func mayBeScheduled(_ node: AnyNode) -> Bool {
     guard node.kind.isCached || node.takesArgument else { return false }
     switch node.priority.kind {
@@ -190,8 +152,7 @@ struct LaunchSchedule: Sendable {
 
   // MARK: - The launch
 
-  /// `notLaunched → launching`; refused in every other phase, with an error that names the
-  /// container as `container` describes it.
+  /// `notLaunched → launching`; refused in every other phase, naming `container`.
   mutating func beginLaunch(
     flags: Set<LaunchFlag>, now: UInt64, container: String = "this container"
   ) -> DeferredError? {
@@ -212,7 +173,7 @@ struct LaunchSchedule: Sendable {
   }
 
   /// `launching → launched`, or back to `notLaunched` when a critical build failed; a
-  /// shutdown meanwhile stays, and is returned to report.
+  /// shutdown meanwhile stays, and is returned.
   mutating func endLaunch(succeeded: Bool, now: UInt64) -> DeferredError? {
     switch phase {
     case .launching:
@@ -273,9 +234,8 @@ struct LaunchSchedule: Sendable {
     return .success(work)
   }
 
-  /// Schedules a deferred service registered after the first frame, as if it had been there.
-  /// Once fully ready, the app stays so: the service is built, and nobody waits for it. Before
-  /// the first frame, nothing: the first frame's nodes hold it.
+  /// Schedules a deferred service registered after the first frame, as if it had been there;
+  /// once fully ready, the app stays so. Before the first frame, nothing.
   mutating func adopt(node: AnyNode, now: UInt64) -> LaunchWork {
     guard phase == .deferring || phase == .fullyReady, let (id, delay) = addEntry(node) else {
       return LaunchWork()
@@ -311,18 +271,16 @@ struct LaunchSchedule: Sendable {
     return LaunchWork(submit: takeSubmittable().submit)
   }
 
-  /// The app is idle: idle entries, now and later, are released at once.
+  /// Idle entries, now and later, are released at once.
   mutating func appIsIdle(now: UInt64) -> LaunchWork {
     idleRequested = true
     return releaseIdle(upTo: nil, now: now)
   }
 
-  /// Holds back builds that have not started.
   mutating func pause() {
     paused = true
   }
 
-  /// Lets builds go on after ``pause()``.
   mutating func resume() -> LaunchWork {
     paused = false
     return LaunchWork(submit: takeSubmittable().submit)
@@ -348,7 +306,7 @@ struct LaunchSchedule: Sendable {
     return work
   }
 
-  /// Waits for full readiness: told at once if the app is fully ready or shut down.
+  /// Told at once if the app is fully ready or shut down.
   mutating func addFullyReadyWaiter(_ waiter: Waiter) -> LaunchWork {
     var work = LaunchWork()
     switch phase {
@@ -378,14 +336,11 @@ struct LaunchSchedule: Sendable {
       readyAt: entries[id].readyAt, startedAt: now)
   }
 
-  /// The launch's flags for a scheduled build's context, `nil` if it has none (the common
-  /// launch: nothing to retain and release). Fixed once the first frame is drawn.
+  /// The launch's flags for a scheduled build's context, `nil` if it has none.
   var runFlags: Set<LaunchFlag>? { flags.isEmpty ? nil : flags }
 
-  /// `running → built` or `failed`. Takes the builds this made ready and, given `qos`,
-  /// starts the first synchronous one of that quality of service for the finishing thread to
-  /// run next (``LaunchWork/next``): a job per build would cost a queue hop each. On failure,
-  /// skips the entries that need it.
+  /// `running → built` or `failed` (skipping the entries that need it). Given `qos`, starts the
+  /// first ready synchronous build of that quality of service for this thread to run next.
   mutating func finish(
     _ id: EntryID, _ outcome: Outcome, carryingOn qos: BuildQoS? = nil, now: UInt64
   ) -> LaunchWork {
@@ -412,7 +367,7 @@ struct LaunchSchedule: Sendable {
 
   // MARK: - Inside
 
-  /// The key that errors about the launch itself carry: no service is at fault.
+  /// The key of errors about the launch itself, which no service causes.
   static let launchKey = AnyServiceKey(Container.self, name: "launch")
 
   /// `deferring → fullyReady` once every entry has ended: the waiters are told.
@@ -425,7 +380,6 @@ struct LaunchSchedule: Sendable {
     waiters = []
   }
 
-  /// What the container needs to know of entry `id` to hand it to the scheduler or record it.
   private func scheduledBuild(_ id: EntryID) -> ScheduledBuild {
     ScheduledBuild(
       id: id, node: entries[id].node, priority: entries[id].priority,
@@ -457,9 +411,8 @@ struct LaunchSchedule: Sendable {
     return (id, delay)
   }
 
-  /// Gates entry `id` on the nearest scheduled services it needs that run in the same stage
-  /// or before it, are not finished and are not itself, found through unscheduled, unbuilt
-  /// ones; appends the number of each to `edges`.
+  /// Gates entry `id` on the nearest unfinished scheduled services it needs, of its stage or an
+  /// earlier one, found through unscheduled, unbuilt ones; appends each to `edges`.
   private mutating func gate(_ id: EntryID, into edges: inout [EntryID]) {
     gateCalls += 1
     let call = gateCalls
@@ -487,10 +440,8 @@ struct LaunchSchedule: Sendable {
     }
   }
 
-  /// Makes the first frame's lists of dependents from the gates' `edges` (the number of each
-  /// entry gated on, grouped by the entry gated, in order): one list for all, each entry's
-  /// dependents a range of it, in the order they were gated (a counting sort). Returns whether
-  /// every entry is gated only on entries before it: then no gate closes a cycle.
+  /// Makes `dependentList` from the gates' `edges`, grouped by the entry gated (a counting
+  /// sort). Returns whether every entry is gated only on earlier ones: then there is no cycle.
   private mutating func linkDependents(edges: [EntryID]) -> Bool {
     guard !edges.isEmpty else { return true }
     var forward = true
@@ -517,7 +468,6 @@ struct LaunchSchedule: Sendable {
     return forward
   }
 
-  /// How many entries are gated on `id`.
   private func dependentCount(of id: EntryID) -> Int {
     entries[id].dependentsCount + entries[id].laterDependents.count
   }
@@ -562,9 +512,8 @@ struct LaunchSchedule: Sendable {
     return order
   }
 
-  /// Removes the gates between the first frame's entries on one cycle (a strongly connected
-  /// component of more than one entry), none of which would ever be ready otherwise. Each then
-  /// runs, and its build fails with the cycle; entries gated on them wait for that.
+  /// Removes the gates between the first frame's entries on one cycle, which would never be
+  /// ready otherwise: each then runs, and fails with the cycle.
   private mutating func ungateCycles() {
     guard topologicalOrder().count < entries.count else { return }
     for component in cycles() {
@@ -648,8 +597,7 @@ struct LaunchSchedule: Sendable {
     }
   }
 
-  /// An entry handed over leaves the builds in flight: ended, skipped, cancelled, or held by a
-  /// pause.
+  /// An entry handed over leaves the builds in flight.
   private mutating func leaveFlight(_ id: EntryID) {
     if entries[id].isMainLane {
       mainInFlight = false
@@ -658,22 +606,15 @@ struct LaunchSchedule: Sendable {
     }
   }
 
-  /// Stage, then quality of service, then the minor rank (registration order, or with a
-  /// history the longest remaining path first): lower runs first.
+  /// Stage, then quality of service, then the minor rank: lower runs first.
   static func rank(_ priority: Priority, minor: UInt64) -> UInt64 {
     let qos = UInt64(BuildQoS.allCases.firstIndex(of: priority.qos) ?? 0)
     return UInt64(priority.stage.rawValue) << 56 | qos << 48 | minor
   }
 
-  /// Ranks the first frame's entries by the longest path of remembered costs from each
-  /// through its dependents (critical-path list scheduling): an entry's path is its typical
-  /// self time plus the longest of its dependents' paths, over the scheduled graph, in
-  /// O(V + E) once, here, not at each pop.
-  ///
-  /// A service the history does not know (new, or never built) costs the median of the known
-  /// ones: a guess that neither sends it last (zero would, however long the chain it heads) nor
-  /// first. With no launch remembered, or no service known, the ranks stay registration order.
-  /// Stage and quality of service stay the major keys: a path orders builds within a class.
+  /// Ranks the first frame's entries by their longest path of remembered self times through
+  /// their dependents (critical-path list scheduling), within a stage and quality of service.
+  /// A service the history does not know costs the median of the known ones.
   private mutating func rankByLongestPath() {
     // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
     guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
@@ -698,7 +639,7 @@ struct LaunchSchedule: Sendable {
     pathScale = (unknownCost, longest)
   }
 
-  /// The typical self time of entry `id`'s service, in nanoseconds, if the history knows it.
+  /// The typical self time of entry `id`'s service, in nanoseconds.
   private func cost(of id: EntryID) -> UInt64? {
     history?.typicalSelfTime(of: entries[id].node.key.description)?.nanoseconds
   }
@@ -715,10 +656,8 @@ struct LaunchSchedule: Sendable {
   }
 
   /// Takes the entries to hand to the scheduler now: every ready async build, synchronous ones
-  /// up to `width` in flight, and one main-lane build if none is in flight.
-  ///
-  /// Given `qos`, the first synchronous background build of that quality of service is not
-  /// among them but `carried`, for the finishing thread to run next.
+  /// up to `width`, one main-lane build if none is in flight. Given `qos`, the first
+  /// synchronous one of that quality of service is `carried`, for this thread to run next.
   private mutating func takeSubmittable(carryingOn qos: BuildQoS? = nil) -> (
     submit: [ScheduledBuild], carried: EntryID?
   ) {

@@ -38,8 +38,7 @@ extension LaunchScheduler {
 /// One piece of deferred work a container hands its scheduler: usually the build of one
 /// service.
 public struct LaunchJob: Sendable {
-  /// What the job does, such as `build SyncService` (made when asked for: type names are not
-  /// free, and a launch hands out thousands of jobs).
+  /// What the job does, such as `build SyncService` (made when asked for).
   public var label: String { describe() }
   /// The quality of service the job asks for.
   public let qos: BuildQoS

@@ -19,8 +19,7 @@ public final class ManualClock: LaunchClock {
   }
 
   private let state: Locked<State>
-  /// `state.now`, stored under the lock and read without it: a launch reads the clock twice a
-  /// build.
+  /// `state.now`, stored under the lock and read without it.
   private let reading: AtomicWord
   private let start: UInt64
 

@@ -12,10 +12,9 @@
 /// ```
 ///
 /// Delayed jobs become queued when ``clock`` is advanced past their delay. Jobs for the main
-/// actor (``scheduleOnMain(_:)``) wait in a queue of their own, run one turn at a time on the
-/// main actor by ``runMainNext()``, so a test sees each main-lane build wait for its turn. A build job that
-/// makes a build of its own quality of service ready runs that build too before it returns, as
-/// on a Dispatch queue: one ``runNext()`` can build several services.
+/// actor wait in a queue of their own, run one turn at a time by ``runMainNext()``. A build job
+/// that makes a build of its own quality of service ready runs that build too, as on a Dispatch
+/// queue: one ``runNext()`` can build several services.
 public final class ManualScheduler: LaunchScheduler {
   /// The clock that releases delayed jobs.
   public let clock: ManualClock

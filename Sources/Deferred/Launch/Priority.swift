@@ -17,10 +17,8 @@ public struct Priority: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
     case critical
     case afterFirstFrame(BuildQoS)
-    /// The delay is kept in ``IdleDelay``'s table, like a condition's branches.
     case idle(IdleDelay)
     case onDemand
-    /// Depends on the launch: the flag and the two branches are kept in ``Condition``'s table.
     case when(Condition)
   }
 
@@ -169,13 +167,10 @@ extension Priority {
   }
 }
 
-/// The flag and branches of a priority that depends on the launch, interned: the priority
-/// holds an index into a table of them, so that it stays a plain value (a `when` priority is
-/// rare, and made once per registration at most). Equal branches have one index, so the
-/// index's equality is the branches'.
+/// The flag and branches of a `when` priority, interned so that the priority stays a plain
+/// value: equal branches have one index.
 @usableFromInline
 struct Condition: Hashable, Sendable {
-  /// A condition's flag and priorities.
   struct Branches: Hashable, Sendable {
     let flag: LaunchFlag
     let then: Priority
@@ -184,34 +179,26 @@ struct Condition: Hashable, Sendable {
 
   private static let table = InternTable<Branches>()
 
-  /// The index of the branches in `table`.
   let index: UInt32
 
-  /// The condition of `flag`, `then` and `otherwise`: an index taken once per distinct three.
   init(flag: LaunchFlag, then: Priority, otherwise: Priority) {
     index = Self.table.index(of: Branches(flag: flag, then: then, otherwise: otherwise))
   }
 
-  /// The condition's flag and priorities.
   var branches: Branches { Self.table.value(at: index) }
 }
 
-/// An idle priority's delay, interned: the priority holds an index into a table of the delays
-/// used. Equal delays have one index, so the index's equality is the delays'. Made once per registration at most, and read when a
-/// launch schedules the service or a report names it.
+/// An idle priority's delay, interned like ``Condition``: equal delays have one index.
 @usableFromInline
 struct IdleDelay: Hashable, Sendable {
   private static let table = InternTable<Duration>()
 
-  /// The index of the delay in `table`.
   let index: UInt32
 
-  /// The index of `duration`, taken once per distinct delay.
   init(_ duration: Duration) {
     index = Self.table.index(of: duration)
   }
 
-  /// The delay.
   var duration: Duration { Self.table.value(at: index) }
 }
 

@@ -6,24 +6,24 @@
   import Musl
 #endif
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// When the process started, on a ``LaunchClock``, and where that figure came from.
 ///
-/// Launch reports measure every offset from process start, so the time before `main` (loading,
-/// static initialisers) counts. The figure comes from the most precise source there is:
+/// Launch reports measure every offset from process start, so the time before `main` counts.
+/// The figure comes from the most precise source there is: a launcher's
+/// ``Source-swift.enum/handover`` (it read ``MonotonicClock`` just before it spawned this
+/// process and passed it in `DEFERRED_SPAWN_NS`), then the ``Source-swift.enum/operatingSystem``
+/// (Linux's `/proc/self/stat`, in clock ticks of usually 10 ms; Apple's `sysctl`, in
+/// microseconds), then the ``Source-swift.enum/clock``'s own reading.
 ///
-/// - ``Source-swift.enum/handover``: a launcher read ``MonotonicClock`` just before it spawned
-///   this process and passed it in the `DEFERRED_SPAWN_NS` environment variable (the demo's
-///   `compare` does): microsecond-precise, and it includes the spawn and the exec.
-/// - ``Source-swift.enum/operatingSystem``: Linux's `/proc/self/stat` (clock ticks, usually
-///   10 ms each) or Apple's `sysctl` (microseconds, wall clock).
-/// - ``Source-swift.enum/clock``: the clock's own reading (``ManualClock``'s start in tests;
-///   in a prewarmed process, the first ``MonotonicClock`` made).
-///
-/// A process the system started ahead of the user's launch (iOS prewarming, which sets the
-/// `ActivePrewarm` environment variable to `1`) started seconds or minutes before the user
-/// tapped the icon: its start says nothing about the launch. Its figure is then the first use
-/// of Deferred's clock (the first container made, in `main` or the app's initialiser), and
-/// its ``kind-swift.property`` is ``Kind-swift.enum/prewarmed``, which the report carries.
+/// A process the system prewarmed (`ActivePrewarm=1`) started long before the user's launch:
+/// its figure is then the first use of Deferred's clock, and its ``kind-swift.property`` is
+/// ``Kind-swift.enum/prewarmed``.
 public struct ProcessStart: Sendable, Hashable {
   /// Where a process start figure came from.
   public enum Source: String, Sendable, Hashable, Codable {
@@ -72,25 +72,17 @@ public struct ProcessStart: Sendable, Hashable {
     self.kind = kind
   }
 
-  /// When this process first used ``MonotonicClock`` (the first one made), on that clock and
-  /// on the one the operating system gives the process start on, read together.
-  ///
-  /// The operating system's start is turned into an age at this moment: the monotonic clock
-  /// stops while the device sleeps, the operating system's does not, so an age taken later,
-  /// when a report asks, would count a sleep since the launch.
+  /// When this process first used ``MonotonicClock``, on it and on the operating system's
+  /// clock, read together: the process's age is taken now, since the monotonic clock stops
+  /// while the device sleeps and the system's does not.
   static let firstUse = (monotonic: MonotonicClock.monotonicNow(), system: systemNow())
 
-  /// This process's start on ``MonotonicClock``, read once.
   static let monotonic = resolve(
     environment: { name in getenv(name).map { String(cString: $0) } },
     firstUse: firstUse.monotonic, operatingSystem: fromOperatingSystem)
 
-  /// The process start from what the process was given: `environment` (a look-up of a
-  /// variable), the time of the first use of Deferred, and a reading from the operating system
-  /// (called only if it is needed).
-  ///
-  /// A prewarmed process (`ActivePrewarm=1`) counts from `firstUse`; otherwise a launcher's
-  /// handover (`DEFERRED_SPAWN_NS`) is the most precise figure, then the operating system's.
+  /// The process start: `firstUse` in a prewarmed process (`ActivePrewarm=1`), else a
+  /// launcher's handover (`DEFERRED_SPAWN_NS`), else `operatingSystem()`.
   static func resolve(
     environment: (String) -> String?, firstUse: UInt64,
     operatingSystem: () -> ProcessStart?
@@ -105,8 +97,7 @@ public struct ProcessStart: Sendable, Hashable {
       ?? ProcessStart(nanoseconds: firstUse, source: .unknown, precision: 0)
   }
 
-  /// Nanoseconds on the clock the operating system's process start is on: the wall clock on
-  /// Apple platforms, `CLOCK_BOOTTIME` on Linux.
+  /// The clock the system's process start is on: the wall clock on Apple, `CLOCK_BOOTTIME` here.
   private static func systemNow() -> UInt64 {
     #if canImport(Darwin)
       var wall = timeval()
@@ -119,8 +110,7 @@ public struct ProcessStart: Sendable, Hashable {
     #endif
   }
 
-  /// The process start the operating system gives, on the monotonic clock: its age at the
-  /// first use, taken from the first use's monotonic reading.
+  /// The operating system's process start, moved to the monotonic clock by its age at first use.
   private static func fromOperatingSystem() -> ProcessStart? {
     #if canImport(Darwin)
       var info = kinfo_proc()
@@ -133,13 +123,8 @@ public struct ProcessStart: Sendable, Hashable {
       let precision: UInt64 = 1_000
     #else
       // Field 22 of /proc/self/stat: start time in clock ticks since boot (CLOCK_BOOTTIME).
-      let fd = open("/proc/self/stat", O_RDONLY)
-      guard fd >= 0 else { return nil }
-      defer { close(fd) }
-      var buffer = [UInt8](repeating: 0, count: 1024)
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      guard count > 0 else { return nil }
-      let text = String(decoding: buffer[0..<count], as: UTF8.self)
+      guard let stat = FileManager.default.contents(atPath: "/proc/self/stat") else { return nil }
+      let text = String(decoding: stat, as: UTF8.self)
       // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
       guard let close = text.lastIndex(of: ")") else { return nil }
       let fields = text[text.index(after: close)...].split(separator: " ")

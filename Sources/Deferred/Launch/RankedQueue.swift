@@ -1,7 +1,5 @@
-/// Ready builds of the launch schedule, by entry number, lowest rank first: a binary min-heap.
-///
-/// Ranks are distinct (each ends with the entry's registration order), so the order in which
-/// entries come out does not depend on the order they went in.
+/// Ready builds of the launch schedule, lowest rank first: a binary min-heap. Ranks are
+/// distinct, so the order entries come out in does not depend on the order they went in.
 struct RankedQueue: Sendable {
   private struct Item: Sendable {
     let rank: UInt64
@@ -12,13 +10,11 @@ struct RankedQueue: Sendable {
 
   var isEmpty: Bool { items.isEmpty }
 
-  /// Makes room for `capacity` entries, so that a launch grows the queue once.
   mutating func reserveCapacity(_ capacity: Int) {
     items.reserveCapacity(capacity)
   }
 
-  /// Queues entry `id` of `rank`: moves parents of a higher rank down a level until the
-  /// entry's place is found.
+  /// Queues entry `id` of `rank`, moving parents of a higher rank down.
   mutating func push(_ id: LaunchSchedule.EntryID, rank: UInt64) {
     let item = Item(rank: rank, id: id)
     items.append(item)
@@ -32,8 +28,7 @@ struct RankedQueue: Sendable {
     items[hole] = item
   }
 
-  /// Takes the entry of the lowest rank: the last item fills its place, and moves down past
-  /// every child of a lower rank.
+  /// Takes the entry of the lowest rank; the last item fills its place and sinks.
   mutating func pop() -> LaunchSchedule.EntryID? {
     guard let last = items.popLast() else { return nil }
     guard !items.isEmpty else { return last.id }

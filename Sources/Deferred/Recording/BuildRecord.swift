@@ -52,14 +52,11 @@ public struct BuildRecord: Sendable, Hashable {
   /// failed because what it needs failed (its own time is then zero).
   public var attempt: Int
   /// The generation of the service this build made: 0 for the first; one more after each
-  /// ``Container/reset(_:)`` that dropped the service (a named-scope service, or one built with
-  /// one), or each time a weak service was built anew once its last holder let it go. Absent
-  /// from reports written before scopes (decoded as 0).
+  /// ``Container/reset(_:)`` that dropped the service, or each time a weak service was built
+  /// anew once its last holder let it go.
   public var generation: Int
-  /// The container the build ran in, in the report of a child container: `nil` for a build
-  /// in the container that made the report; for a build in one of its ancestors, of a service
-  /// the child shares, `root` for the container that has no parent, or where a child ancestor
-  /// was made (`File.swift:12`, as errors name it). Absent from the JSON when `nil`.
+  /// In a child's report, the ancestor a shared service's build ran in: `root`, or where a
+  /// child was made (`File.swift:12`); `nil` for the report's own container.
   public var container: String?
 
   /// Creates a record.
@@ -132,14 +129,9 @@ extension BuildRecord: Codable {
   /// - Throws: `DecodingError` for a missing field or a value of the wrong kind.
   public init(from decoder: any Decoder) throws {
     let values = try decoder.container(keyedBy: CodingKeys.self)
-    let name = try values.decode(String.self, forKey: .priority)
-    let delay = try values.decodeNanosecondsIfPresent(forKey: .idleDelayNs)
-    guard let priority = Priority(reportName: name, idleDelay: delay) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .priority, in: values, debugDescription: "not a priority: \(name)")
-    }
     self.init(
-      service: try values.decode(String.self, forKey: .service), priority: priority,
+      service: try values.decode(String.self, forKey: .service),
+      priority: try values.decodePriority(forKey: .priority, delayKey: .idleDelayNs),
       trigger: try values.decode(BuildTrigger.self, forKey: .trigger),
       requestedBy: try values.decodeIfPresent(String.self, forKey: .requestedBy),
       thread: try values.decode(String.self, forKey: .thread),
@@ -166,8 +158,7 @@ extension BuildRecord: Codable {
   public func encode(to encoder: any Encoder) throws {
     var values = encoder.container(keyedBy: CodingKeys.self)
     try values.encode(service, forKey: .service)
-    try values.encode(priority.description, forKey: .priority)
-    try values.encodeNanosecondsIfPresent(priority.idleDelay, forKey: .idleDelayNs)
+    try values.encodePriority(priority, forKey: .priority, delayKey: .idleDelayNs)
     try values.encode(trigger, forKey: .trigger)
     try values.encode(requestedBy, forKey: .requestedBy)
     try values.encode(thread, forKey: .thread)

@@ -31,17 +31,12 @@ extension Container {
   /// Adds `observer`, called at each step of the launch from now on: each milestone, and the
   /// beginning and end of every singleton build this container records.
   ///
-  /// A container has any number of observers, each added and removed on its own: the app's
-  /// analytics and a field measurement (`DeferredMetricKit`) follow the same launch without
-  /// displacing each other. They are called in the order they were added. The observer stays
-  /// until the returned ``LaunchObservation`` is cancelled; dropping the handle does not remove
-  /// it, so an observer meant for the app's lifetime can ignore the result.
-  ///
-  /// Build events are told only while the container records builds (its `recording` is not
-  /// ``Recording/off``); milestones always. Each observer runs on the thread of the step, under
-  /// no lock of the container, inside the call that made the step (``launch(_:)``, a build, a
-  /// scheduled job): keep it short, and hand longer work to a queue. A child container tells
-  /// its own observers of its own builds. While nothing observes, a build pays one atomic load.
+  /// Observers are called in the order they were added, each until its ``LaunchObservation``
+  /// is cancelled (dropping the handle does not remove it). Build events are told only while
+  /// the container records builds (its `recording` is not ``Recording/off``); milestones
+  /// always. Each observer runs on the thread of the step, under no lock of the container,
+  /// inside the call that made it: keep it short. A child tells its own observers of its own
+  /// builds.
   ///
   /// ```swift
   /// let signposting = container.observeLaunch { event in
@@ -82,9 +77,8 @@ extension Container {
 /// One launch observer added with ``Container/observeLaunch(_:)``: cancel it to remove that
 /// observer, and only it.
 ///
-/// Dropping the handle leaves the observer in place. Cancelling twice does nothing more. A step
-/// already telling its observers when the observer is cancelled may still tell it; no later
-/// step does.
+/// Dropping the handle leaves the observer in place; cancelling twice does nothing more. A step
+/// already telling its observers may still tell it; no later step does.
 ///
 /// ```swift
 /// let observation = container.observeLaunch { event in log(event) }

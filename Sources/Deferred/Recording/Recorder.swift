@@ -10,19 +10,16 @@
   import Musl
 #endif
 
-/// One build as captured: keys and clock readings only. Names are made when a report is made,
-/// never while the app launches. Every build keeps one until the container goes, so it stays
-/// small (Benchmarks/README.md, "Why the core is shaped as it is").
+/// One build as captured: keys and clock readings only; names are made by a report. Kept small
+/// (Benchmarks/README.md, "Why the core is shaped as it is").
 struct RawBuild: Sendable {
-  /// How it ended.
   enum Outcome: Sendable {
     case built
     case failed(DeferredError)
     case cancelled
   }
 
-  /// A time that was not taken: `queued` of a build that was not scheduled, `cpu` where the
-  /// clock has no thread CPU time.
+  /// A time not taken: `queued` of a build not scheduled, `cpu` without thread CPU time.
   static let none = UInt64.max
 
   let node: AnyNode
@@ -42,8 +39,7 @@ struct RawBuild: Sendable {
   let trigger: BuildTrigger
   let qos: BuildQoS?
 
-  /// A record of a build on the thread `thread` (interned here: the build paths pass their
-  /// context's index instead).
+  /// A record of a build on `thread` (the build paths pass their context's index instead).
   init(
     node: AnyNode, priority: Priority, trigger: BuildTrigger, requestedBy: AnyServiceKey?,
     thread: ThreadInfo, qos: BuildQoS?, queued: UInt64?, start: UInt64, end: UInt64,
@@ -79,17 +75,14 @@ struct RawBuild: Sendable {
     self.qos = qos
   }
 
-  /// The service whose build needed this one, if any.
   var requestedBy: AnyServiceKey? {
     requesterType.map { AnyServiceKey($0, name: requesterName) }
   }
-  /// The thread that ran the factory.
   var thread: ThreadInfo { ThreadNames.thread(at: threadIndex) }
   /// For a scheduled build: how long it waited in its queue.
   var queued: UInt64? { queuedOrNone == Self.none ? nil : queuedOrNone }
   /// The thread CPU time the build took, where the clock measures it.
   var cpu: UInt64? { cpuOrNone == Self.none ? nil : cpuOrNone }
-  /// Which attempt this was.
   var attempt: Int { Int(attempt32) }
   /// The generation of a held service this build made (0 for any other).
   var generation: Int { Int(generation32) }
@@ -105,8 +98,7 @@ struct RawWait: Sendable {
   let end: UInt64
 }
 
-/// What a build context notes while one of its builds runs. Small, as the walk keeps one in
-/// each claimed frame: an absent CPU time is a sentinel, the generation 32 bits.
+/// What a build context notes while one of its builds runs; the walk keeps one a frame.
 struct Span {
   let start: UInt64
   /// The context's ``BuildContext/nestedTotal`` when the build began.
@@ -128,25 +120,19 @@ struct Span {
     self.signpost = signpost
   }
 
-  /// The generation of the service the build makes.
   var generation: Int { Int(generation32) }
 
   /// The thread CPU time at the start, where the build's CPU time is measured.
   var cpu: UInt64? { cpuOrNone == RawBuild.none ? nil : cpuOrNone }
 }
 
-/// A transient service's makings: counts and totals, and the first
-/// ``TransientStats/sampleLimit`` durations for the median.
-///
-/// Every making is counted. The first ``sampleLimit`` are all timed; after them, one making at
-/// once in ``timingStride`` is (a making inside a build is timed always): two clock readings
-/// cost as much as the rest of a making's own work, and a transient made in a loop is made
-/// thousands of times.
+/// A transient service's makings: counts, totals, and the first ``sampleLimit`` durations for
+/// the median. Every making is counted; past the first ``sampleLimit``, a making at once is
+/// timed one in ``timingStride`` (one inside a build always is).
 struct TransientStats: Sendable {
   static let sampleLimit = 1_024
   /// Past the first ``sampleLimit`` timed makings, a making at once is timed one in this many.
   static let timingStride = 64
-  /// Every making.
   var count = 0
   /// The makings timed: `total`, `max` and the samples are theirs.
   var timed = 0
@@ -154,7 +140,6 @@ struct TransientStats: Sendable {
   var max: UInt64 = 0
   var samples: [UInt64] = []
 
-  /// Adds one timed making that took `duration`.
   mutating func add(_ duration: UInt64) {
     count += 1
     timed += 1
@@ -163,25 +148,17 @@ struct TransientStats: Sendable {
     if samples.count < Self.sampleLimit { samples.append(duration) }
   }
 
-  /// Whether the first ``sampleLimit`` makings are all timed: past them, makings at once are
-  /// timed one in ``timingStride`` (``TransientTally/countUntimed()``).
+  /// Whether the first ``sampleLimit`` makings are timed.
   var isSampled: Bool { timed >= Self.sampleLimit }
 }
 
-/// A transient node's ``TransientStats``, behind a lock of their own: threads making
-/// different services do not wait for each other, and a report reads totals and samples that
-/// agree. Made with the node when recording is on (``Recorder/tally(for:)``), so that a
-/// making finds it without a look-up.
-///
-/// Past the first ``TransientStats/sampleLimit`` timed makings, a making at once takes a
-/// ticket from an atomic counter instead of the lock: one in
-/// ``TransientStats/timingStride`` is timed (and counted under the lock), the others are
-/// counted by their tickets alone. The lock then stays off the path of a transient made in a
-/// loop.
+/// A transient node's ``TransientStats`` behind a lock of their own, made with the node when
+/// recording is on. Once the sample is complete, a making at once takes a ticket from an
+/// atomic counter instead of the lock: one in ``TransientStats/timingStride`` is timed, the
+/// others are counted by their tickets alone.
 final class TransientTally: Sendable {
   private let stats = Locked(TransientStats())
-  /// The tickets taken past the sample, in the low bits, and ``sampledBit``, set once the
-  /// first ``TransientStats/sampleLimit`` makings are timed.
+  /// The tickets taken past the sample, and ``sampledBit`` once the sample is complete.
   private let tickets = AtomicWord()
   private static let sampledBit: UInt64 = 1 << 63
 
@@ -191,15 +168,13 @@ final class TransientTally: Sendable {
       stats.add(duration)
       return stats.isSampled
     }
-    // Set once the sample is complete: later makings at once take tickets.
     if sampled && tickets.loadRelaxed() & Self.sampledBit == 0 {
       tickets.setBits(Self.sampledBit)
     }
   }
 
-  /// Counts a making at once that is not to be timed and returns `true`, or returns `false`
-  /// for one to be timed (then counted by ``add(_:)``): each of the first
-  /// ``TransientStats/sampleLimit``, then one in ``TransientStats/timingStride``.
+  /// Counts a making at once not to be timed and returns `true`; `false` for one to time
+  /// (then counted by ``add(_:)``).
   @inline(__always)
   func countUntimed() -> Bool {
     guard tickets.loadAcquire() & Self.sampledBit != 0 else { return false }
@@ -216,32 +191,25 @@ final class TransientTally: Sendable {
   }
 }
 
-/// A transient service and its tally.
 struct TransientEntry: Sendable {
   let service: AnyServiceKey
   let tally: TransientTally
 }
 
-/// Records kept for a report, at most ``firstLimit`` plus ``latestLimit`` of them: the first
-/// ones (a launch's, what a report is about) and the latest ones (a ring), the others counted
-/// as dropped. A long-running app that resets a scope or rebuilds a weak service again and
-/// again (a session at each sign-in, a document window at each open) records a build each
-/// time: its memory stays flat.
+/// Records kept for a report: the first ``firstLimit`` (a launch's) and the latest
+/// ``latestLimit`` in a ring, the others counted as dropped, so that an app that rebuilds a
+/// service again and again stays flat.
 struct KeptRecords<Record> {
-  /// The records kept from the first one on.
   static var firstLimit: Int { 4_096 }
-  /// The latest records kept once the first ones are.
   static var latestLimit: Int { 1_024 }
 
   private var first: [Record] = []
   private var latest: [Record] = []
   /// Where in `latest` the next record goes once it is full: its oldest.
   private var next = 0
-  /// How many records were dropped.
   private(set) var dropped = 0
 
-  /// Keeps the record `make` makes among the first ones if there is room, and returns `true`;
-  /// returns `false`, without calling `make`, once they are full.
+  /// Keeps `make()` among the first records and returns `true`, or `false` once they are full.
   @inline(__always)
   mutating func keepAmongFirst(_ make: () -> Record, reserving capacity: Int) -> Bool {
     guard first.count < Self.firstLimit else { return false }
@@ -250,9 +218,8 @@ struct KeptRecords<Record> {
     return true
   }
 
-  /// Keeps `record` among the latest ones, the first ones being full; returns the one it drops
-  /// once they are full too, to be released by the caller after it has released the lock it
-  /// holds (a record keeps its node, whose release may free the app's captures).
+  /// Keeps `record` among the latest; returns the one it drops, for the caller to release
+  /// outside its lock (a record keeps its node, whose release may run the app's code).
   mutating func keepAmongLatest(_ record: Record) -> Record? {
     if latest.count < Self.latestLimit {
       latest.append(record)
@@ -270,32 +237,27 @@ struct KeptRecords<Record> {
     keepAmongFirst({ record }, reserving: capacity) ? nil : keepAmongLatest(record)
   }
 
-  /// The records kept, oldest first.
   var all: [Record] { first + latest[next...] + latest[..<next] }
 
-  /// How many are kept.
   var count: Int { first.count + latest.count }
 }
 
 extension KeptRecords: Sendable where Record: Sendable {}
 
-/// Every build a container recorded, in the order their records were appended, under a lock:
-/// a report sees every record whose append ended before it was asked. Bounded
-/// (``KeptRecords``): the first builds and the latest, the others counted.
+/// Every build a container recorded, in append order, under a lock; bounded (``KeptRecords``).
 struct BuildLog: Sendable {
   /// Room the first append makes: a launch records hundreds of builds.
   static let initialCapacity = 256
   private let records = Locked(KeptRecords<RawBuild>())
 
-  /// Appends the record `make` makes: made in place in the log, under the lock, so that it is
-  /// neither copied nor moved on the way.
+  /// Appends `make()`, made in place under the lock.
   @inline(__always)
   func append(_ make: () -> RawBuild) {
     if records.withLock({ $0.keepAmongFirst(make, reserving: Self.initialCapacity) }) { return }
     appendAmongLatest(make())
   }
 
-  /// ``append(_:)`` once the first records are kept: the dropped record is released here,
+  /// ``append(_:)`` once the first records are full: the dropped record is released here,
   /// outside the lock.
   @inline(never)
   private func appendAmongLatest(_ record: RawBuild) {
@@ -303,21 +265,16 @@ struct BuildLog: Sendable {
     _ = dropped
   }
 
-  /// Every record kept so far, oldest first.
   var all: [RawBuild] { records.withLock { $0.all } }
 
-  /// How many records are kept, and how many were dropped.
   var counts: (kept: Int, dropped: Int) { records.withLock { ($0.count, $0.dropped) } }
 }
 
-/// Captures every build and wait of a container, at the cost of two clock readings and one
-/// append under a lock per build (and two thread CPU time readings with
-/// ``Recording/timingsAndCPU``).
+/// Captures every build and wait of a container: two clock readings and one append a build.
 final class Recorder: Sendable {
   let recording: Recording
   let clock: any LaunchClock
-  /// Whether `clock` is the system's monotonic clock, known at init: the build paths then read
-  /// it directly, not through the existential's witness (two readings a build).
+  /// Whether `clock` is the monotonic clock, which the build paths then read directly.
   private let isMonotonic: Bool
   private let builds = BuildLog()
   private let waits = Locked(KeptRecords<RawWait>())
@@ -336,14 +293,12 @@ final class Recorder: Sendable {
 
   var isEnabled: Bool { recording != .off }
 
-  /// The time on the recorder's clock.
   @inline(__always)
   func now() -> UInt64 {
     isMonotonic ? MonotonicClock.monotonicNow() : clock.now()
   }
 
-  /// A tally for the makings of the transient `service`, listed for the reports; `nil` when
-  /// recording is off. Called once per transient registration, when its node is made.
+  /// A tally for the transient `service`, listed for the reports; `nil` when recording is off.
   func tally(for service: AnyServiceKey) -> TransientTally? {
     guard isEnabled else { return nil }
     let tally = TransientTally()
@@ -351,8 +306,7 @@ final class Recorder: Sendable {
     return tally
   }
 
-  /// Marks the start of a build of the singleton `node` on `context`, of the generation it
-  /// claimed.
+  /// Marks the start of a build of the singleton `node`, of the generation it claimed.
   @inline(__always)
   func begin(_ context: BuildContext, building node: AnyNode, generation: Int) -> Span? {
     guard isEnabled else { return nil }
@@ -367,14 +321,12 @@ final class Recorder: Sendable {
       generation: generation)
   }
 
-  /// Tells the launch observers that a build of `node` began.
   @inline(never)
   private func tellBegan(_ node: AnyNode, _ context: BuildContext) {
     observation.tell(
       .buildBegan(service: node.key.description, priority: Self.priority(of: node, in: context)))
   }
 
-  /// Tells the launch observers that a build of `node` ended with `outcome`.
   @inline(never)
   private func tellEnded(_ node: AnyNode, _ context: BuildContext, _ outcome: BuildRecord.Outcome) {
     observation.tell(
@@ -383,7 +335,6 @@ final class Recorder: Sendable {
         outcome: outcome))
   }
 
-  /// Marks the start of a transient's making on `context`.
   @inline(__always)
   func beginMaking(_ context: BuildContext) -> Span? {
     guard isEnabled else { return nil }
@@ -398,14 +349,12 @@ final class Recorder: Sendable {
     madeTransient(node, taking: duration)
   }
 
-  /// Records one making of the transient `node` that took `duration`, into its service's
-  /// totals.
+  /// Records one making of the transient `node` that took `duration`.
   func madeTransient(_ node: AnyNode, taking duration: UInt64) {
     node.transientTally?.add(duration)
   }
 
-  /// Forgets a build begun with `span` that never ran its factory (a dependency failed): its
-  /// time is not a build's.
+  /// Forgets a build begun with `span` that never ran its factory (a dependency failed).
   func discard(_ span: Span?, _ node: AnyNode, _ context: BuildContext) {
     guard let span else { return }
     Signposts.endBuild(span.signpost)
@@ -413,8 +362,7 @@ final class Recorder: Sendable {
     if observation.isObserved { tellEnded(node, context, .failed) }
   }
 
-  /// Records the end of the build begun with `span`, which ended with `outcome` (built, or
-  /// failed). With recording off (no span) it costs one test where it is inlined.
+  /// Records the end of the build begun with `span`; with recording off, one test.
   @inline(__always)
   func end(
     _ span: Span?, _ node: AnyNode, _ context: BuildContext, attempt: Int,
@@ -424,8 +372,7 @@ final class Recorder: Sendable {
     record(span, node, context, attempt: attempt, outcome: outcome)
   }
 
-  /// ``end(_:_:_:attempt:outcome:)`` once a span is known: one call that reads the clock,
-  /// settles the nested time, and appends the record.
+  /// ``end(_:_:_:attempt:outcome:)`` once a span is known.
   @inline(never)
   private func record(
     _ span: Span, _ node: AnyNode, _ context: BuildContext, attempt: Int,
@@ -462,11 +409,9 @@ final class Recorder: Sendable {
     }
   }
 
-  /// Records that the scheduled build of `node`, started at `start` on `context`, failed before
-  /// its own factory ended: what it needed failed, or waiting for it would have closed a cycle
-  /// across threads. A scheduled build has no caller to throw to: the report is where its
-  /// failure shows, so that every scheduled service is accounted for once the app is fully
-  /// ready. Its time went to what it needed, none of it its own; attempt 0, as it claimed none.
+  /// Records that the scheduled build of `node`, started at `start`, failed before its own
+  /// factory ended (what it needed failed, or a cycle across threads): it has no caller to
+  /// throw to, so the report shows it. None of its time is its own; attempt 0.
   func scheduledFailure(
     _ node: AnyNode, _ context: BuildContext, since start: UInt64, _ error: DeferredError
   ) {
@@ -483,8 +428,7 @@ final class Recorder: Sendable {
     }
   }
 
-  /// The priority a build of `node` on `context` records: the launch flags are read only for a
-  /// priority that depends on them (reading the set retains it).
+  /// The priority a build of `node` records: the flags are read only for a `when` priority.
   @inline(__always)
   private static func priority(of node: AnyNode, in context: BuildContext) -> Priority {
     guard case .when = node.priority.kind else { return node.priority }
@@ -503,9 +447,8 @@ final class Recorder: Sendable {
     }
   }
 
-  /// Records that `context` waited from `start` until now for a build of `node`. The wait
-  /// counts as nested time of the build `context` is running, if any: it is part of that
-  /// build's inclusive time, not of its self time.
+  /// Records that `context` waited from `start` until now for a build of `node`: nested time of
+  /// the build `context` runs, if any (inclusive, not self time).
   func waited(for node: AnyNode, attempt: Int, by context: BuildContext, since start: UInt64) {
     guard isEnabled else { return }
     let end = now()
@@ -518,17 +461,14 @@ final class Recorder: Sendable {
     _ = dropped
   }
 
-  /// Notes which of `nodes` the app has been handed by the first frame: one pass over the
-  /// registrations when the first frame is drawn, nothing on the resolve path.
+  /// Notes which of `nodes` the app has been handed by the first frame.
   func noteFirstFrame(_ nodes: [AnyNode]) {
     guard isEnabled else { return }
     let used = nodes.filter { $0.wasResolved.isSet }
     firstFrameUses.withLock { $0 = used }
   }
 
-  /// What was recorded so far: the builds in the order they were appended, the waits, each
-  /// transient service made at least once with its makings, and the services handed out by
-  /// the first frame.
+  /// What was recorded so far; transients made at least once.
   var snapshot:
     (
       builds: [RawBuild], waits: [RawWait],
@@ -547,7 +487,6 @@ final class Recorder: Sendable {
     )
   }
 
-  /// How many build records and waits are kept, and how many were dropped.
   var kept: (builds: Int, waits: Int, dropped: Int) {
     let builds = builds.counts
     let waits = waits.withLock { ($0.count, $0.dropped) }
@@ -555,23 +494,15 @@ final class Recorder: Sendable {
   }
 }
 
-/// Builds and milestones as signpost intervals and events in the Points of Interest category,
-/// which Instruments shows beside the app's own start-up activities, as Apple's guidance for
-/// launch work asks. Emitted only while recording is on, and only while an instrument listens:
-/// with none, a build costs one test of the signposter, and neither the key's description nor
-/// a signpost ID is made.
-///
-/// The Apple path is not compiled on Linux, which has no `os` module: there, nothing listens,
-/// and the recorder is what the tests read. What decides whether anything is made is
-/// ``begin(on:named:)`` and ``emit(on:named:)``, which tests drive with an instrument of their
-/// own.
+/// Builds and milestones as signposts in Instruments' Points of Interest, made only while
+/// recording is on and an instrument listens. Linux has no `os` module: nothing listens there;
+/// tests drive ``begin(on:named:)`` and ``emit(on:named:)`` with an instrument of their own.
 enum Signposts {
   #if canImport(os)
     /// Instruments' Points of Interest, through `OSSignposter`.
     struct PointsOfInterest: SignpostInstrument {
       let signposter = OSSignposter(subsystem: "Deferred", category: .pointsOfInterest)
 
-      /// Whether an instrument records the signposter's signposts now.
       var isEnabled: Bool { signposter.isEnabled }
 
       func beginInterval(named name: String) -> OSSignpostIntervalState {
@@ -590,7 +521,6 @@ enum Signposts {
   #else
     /// No signposts on this platform: nothing ever listens.
     struct PointsOfInterest: SignpostInstrument {
-      /// No interval.
       struct Nothing {}
       var isEnabled: Bool { false }
       func beginInterval(named name: String) -> Nothing { Nothing() }
@@ -611,19 +541,16 @@ enum Signposts {
     begin(on: instrument) { node.key.description }
   }
 
-  /// Ends a build's interval.
   static func endBuild(_ interval: Interval) {
     guard let interval else { return }
     instrument.endInterval(interval)
   }
 
-  /// Marks a launch milestone.
   static func milestone(_ kind: Milestone.Kind) {
     emit(on: instrument) { kind.rawValue }
   }
 
-  /// Begins an interval on `instrument` named `name()`, if it listens; `name` is called only
-  /// then.
+  /// Begins an interval named `name()` on `instrument`, if it listens.
   @inline(__always)
   static func begin<Instrument: SignpostInstrument>(
     on instrument: Instrument, named name: () -> String
@@ -632,7 +559,7 @@ enum Signposts {
     return instrument.beginInterval(named: name())
   }
 
-  /// Emits an event on `instrument` named `name()`, if it listens; `name` is called only then.
+  /// Emits an event named `name()` on `instrument`, if it listens.
   @inline(__always)
   static func emit<Instrument: SignpostInstrument>(
     on instrument: Instrument, named name: () -> String
@@ -645,22 +572,16 @@ enum Signposts {
 /// What signposts are emitted to: Instruments' Points of Interest on Apple platforms, or a
 /// test's stand-in.
 protocol SignpostInstrument: Sendable {
-  /// An interval under way.
   associatedtype Interval
   /// Whether anything records signposts now: when not, nothing is made for one.
   var isEnabled: Bool { get }
-  /// Begins an interval named `name`.
   func beginInterval(named name: String) -> Interval
-  /// Ends an interval.
   func endInterval(_ interval: Interval)
-  /// Emits an event named `name`.
   func event(named name: String)
 }
 
-/// Who a thread is, as reports and errors name it. Read once per thread, when its build
-/// context is made, never on the resolve path.
+/// Who a thread is, as reports and errors name it; read once per thread.
 struct ThreadInfo: Sendable, Hashable {
-  /// Whether this is the process's main thread.
   let isMain: Bool
   /// A readable name: `main`, or the thread's own name and number.
   let name: String
@@ -698,20 +619,16 @@ struct ThreadInfo: Sendable, Hashable {
   }
 
   #if !canImport(Darwin)
-    /// The calling thread's kernel id (the main thread's is the process id), or 0.
-    ///
-    /// The C library module does not bring `gettid` into Swift, and `syscall` is variadic, so
-    /// the id is read from the thread's CPU-time clock instead: Linux makes a thread's clock id
-    /// from its id as `~tid << 3 | 6` (a per-thread scheduler clock), the encoding the C
-    /// libraries use too. No system call: the main thread's first build pays nothing here.
+    /// The calling thread's kernel id (the main thread's is the process id), or 0. Swift has
+    /// no `gettid`, so it is read from the thread's CPU-time clock id, `~tid << 3 | 6`.
     private static func linuxThreadID() -> Int {
       var clock = clockid_t()
       guard pthread_getcpuclockid(pthread_self(), &clock) == 0, clock & 7 == 6 else { return 0 }
       return Int(~(clock >> 3))
     }
 
-    /// The calling thread's own name, or "" (`pthread_getname_np` is not brought into Swift
-    /// either): read from the kernel's file for it, once per thread other than the main one.
+    /// The calling thread's own name, or "", from the kernel (Swift has no
+    /// `pthread_getname_np` here).
     private static func linuxThreadName() -> String {
       let file = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
       guard file >= 0 else { return "" }
@@ -723,14 +640,9 @@ struct ThreadInfo: Sendable, Hashable {
   #endif
 }
 
-/// The threads that ran builds, interned: a build record keeps its thread as a four-byte index
-/// (nothing retained per build), and a report reads it back. A build context takes its
-/// thread's index once, when it is made; an entry is kept for the life of the process, one per
-/// thread that ever built something (a few, in an app). A process that starts thread after
-/// thread (Dispatch lets idle workers go, and makes new ones) keeps at most ``limit``: a
-/// thread beyond them is named ``ThreadInfo/otherThread`` in reports.
+/// The threads that ran builds, interned for the life of the process: a build record keeps its
+/// thread's index. At most ``limit``; a thread beyond them is ``ThreadInfo/otherThread``.
 enum ThreadNames {
-  /// The most threads named.
   static let limit = 1_024
   private static let table = InternTable(
     [ThreadInfo.task, ThreadInfo.noThread, ThreadInfo.otherThread], limit: limit,
@@ -749,14 +661,12 @@ enum ThreadNames {
     return table.index(of: thread)
   }
 
-  /// The thread of `index`.
   static func thread(at index: UInt32) -> ThreadInfo { table.value(at: index) }
 }
 
 // MARK: - Observers
 
-/// A container's launch observers and the hazards added from outside: one atomic load a build
-/// while nothing observes.
+/// A container's launch observers and the hazards added from outside.
 final class LaunchObservers: Sendable {
   private struct Observer: Sendable {
     let id: Int
@@ -775,11 +685,9 @@ final class LaunchObservers: Sendable {
 
   init() {}
 
-  /// Whether an observer is added.
   @inline(__always)
   var isObserved: Bool { observed.loadAcquire() != 0 }
 
-  /// Adds `observer` after the others; returns its identifier.
   func add(_ observer: @escaping @Sendable (LaunchEvent) -> Void) -> Int {
     state.withLock { state in
       state.lastID += 1
@@ -790,7 +698,6 @@ final class LaunchObservers: Sendable {
     }
   }
 
-  /// Removes the observer `id`, if it is still there.
   func remove(_ id: Int) {
     state.withLock { state in
       state.observers.removeAll { $0.id == id }
@@ -798,8 +705,8 @@ final class LaunchObservers: Sendable {
     }
   }
 
-  /// Tells every observer, in the order they were added, of the event `event` makes (made only
-  /// when there is one); they are called after the lock is released.
+  /// Tells every observer, in the order added and outside the lock, of `event()` (made only if
+  /// one is there).
   func tell(_ event: @autoclosure () -> LaunchEvent) {
     guard isObserved else { return }
     let observers = state.withLock { $0.observers }
@@ -812,6 +719,5 @@ final class LaunchObservers: Sendable {
     added.withLock { $0.append(hazard) }
   }
 
-  /// The hazards added from outside, in the order they were added.
   var hazards: [Hazard] { added.withLock { $0 } }
 }

@@ -6,11 +6,10 @@
 public enum Recording: Sendable, Hashable {
   /// Nothing: the launch report has milestones only.
   case off
-  /// Wall-clock timings, waits, outcomes and attempts of every build: two clock readings and
-  /// one append per build, well under a microsecond. The default.
+  /// Wall-clock timings, waits, outcomes and attempts of every build, well under a
+  /// microsecond a build. The default.
   case timings
   /// Timings, plus the CPU time each build's thread used, which tells running from blocked.
-  /// Reading a thread's CPU time is a system call on Linux (about 0.7 µs each on a virtual
-  /// machine; two a build), so this is for profiling sessions rather than every launch.
+  /// Reading it is a system call, two a build: for profiling sessions, not every launch.
   case timingsAndCPU
 }

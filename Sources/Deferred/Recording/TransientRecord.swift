@@ -5,10 +5,8 @@ public struct TransientRecord: Sendable, Hashable {
   /// How many times it was built: every build, timed or not.
   public var count: Int
   /// How many of its builds were timed: `total`, `median` and `max` are theirs. The first
-  /// 1,024 builds are timed; past them, a build made at once (read through a ``ServiceHandle``
-  /// or resolved outside any other build, its dependencies built) is timed one in 64, since
-  /// timing each would cost as much as the rest of its making; any other build is timed. Never
-  /// an estimate: `total` is the sum of the timed builds, not scaled up to `count`.
+  /// 1,024 builds are; past them, one in 64 made at once (outside any other build), and every
+  /// one made inside a build. `total` is not scaled up to `count`.
   public var timed: Int
   /// All its timed builds together (all its builds when `timed` is `count`).
   public var total: Duration

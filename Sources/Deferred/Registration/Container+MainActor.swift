@@ -2,14 +2,8 @@ extension Container {
   /// Registers a main-actor service whose factory's parameters are its dependencies: a view
   /// model, a coordinator, an SDK that must start on the main thread.
   ///
-  /// The factory always runs on the main actor. Resolved from another thread, a service not
-  /// built yet is built on the main actor while the caller waits (a wait that would close a
-  /// loop fails at once with the chain; one during ``shutDown()`` fails with
-  /// ``DeferredError/Code/shutDown``); `awaitService` suspends instead. Once built, it is read
-  /// lock-free from any thread.
-  ///
-  /// A critical one is built by ``launch(_:)``, which must then run on the main actor; a
-  /// deferred one after the first frame, one build per turn of the main queue.
+  /// The factory always runs on the main actor, whichever thread resolves the service
+  /// (<doc:MainActorAndSwiftUI>).
   ///
   /// ```swift
   /// @MainActor @Observable final class KeypadModel {
@@ -51,8 +45,8 @@ extension Container {
       }, isMainActor: true)
   }
 
-  /// Registers a main-actor service under `key` whose factory's parameters are the services of
-  /// the `dependencies` keys, in order.
+  /// As ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea``, under `key`, with a
+  /// factory whose parameters are the services of `dependencies`, in order.
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
@@ -88,11 +82,9 @@ extension Container {
       }, isMainActor: true)
   }
 
-  /// Registers a main-actor service built by an `async` factory whose parameters are its
-  /// dependencies.
-  ///
-  /// It is resolved with ``awaitService(_:name:isolation:)``; the factory runs on the main
-  /// actor once its dependencies are resolved.
+  /// As ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea``, with an `async`
+  /// factory, run once its dependencies are resolved: resolve it with
+  /// ``awaitService(_:name:isolation:)``.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.

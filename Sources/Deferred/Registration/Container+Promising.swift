@@ -2,21 +2,13 @@ extension Container {
   /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
   /// safe, and a factory whose parameters are its dependencies.
   ///
-  /// The ordinary ``register(_:name:scope:priority:replacing:_:)-2f3f1`` asks for a
-  /// `Sendable` value, and Swift 6 refuses a type declared before it that does not say it is
-  /// one (*type 'any Store' does not conform to the 'Sendable' protocol*). This form takes the
-  /// type as it is declared, with the app's statement of why it is safe
-  /// (``ConcurrencyPromise``); resolving it then compiles with no change to its declaration.
+  /// Otherwise as ``register(_:name:scope:priority:replacing:_:)-2f3f1``; see
+  /// <doc:ServicesThatAreNotSendable>.
   ///
   /// ```swift
-  /// try container.register(UserDefaults.self, promising: .threadSafe) { .standard }
   /// try container.register(Store.self, promising: .threadSafe, FileStore.init(defaults:))
   /// let store: Store = try container.resolve()
   /// ```
-  ///
-  /// Everything else is as in the ordinary form. The declaration is `@preconcurrency`, so a
-  /// factory passed here in the Swift 5 language mode raises no warning. See
-  /// <doc:ServicesThatAreNotSendable>.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as (a protocol or a concrete type).
@@ -53,9 +45,9 @@ extension Container {
     }
   }
 
-  /// Registers a service whose type is not `Sendable` under `key`, with the promise that makes
-  /// sharing it safe, and a factory whose parameters are the services of the `dependencies`
-  /// keys, in order: the form for dependencies registered under a name.
+  /// As
+  /// ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``,
+  /// under `key`, with a factory whose parameters are the services of `dependencies`, in order.
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
@@ -85,18 +77,14 @@ extension Container {
     factory: @escaping @Sendable (repeat each Dependency) throws -> Value
   ) throws(DeferredError) -> ServiceKey<Value> {
     try addPromised(
-      key, scope, priority, replacing, promise, dependencies: declared(repeat each dependencies)
-    ) { resolver throws in
-      // The keys are the node's declared dependencies, read back in order.
-      var position = 0
-      return objectOfValue(
-        try factory(repeat resolver.resolveDeclared((each Dependency).self, at: &position)))
-    }
+      key, scope, priority, replacing, promise, dependencies: declared(repeat each dependencies),
+      Factory.callingDeclared(factory))
   }
 
-  /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
-  /// safe, and a factory that resolves what it needs itself: the form for property injection
-  /// and for dependencies only known while the factory runs.
+  /// As
+  /// ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``,
+  /// with a factory that resolves what it needs itself
+  /// (<doc:ServicesThatAreNotSendable#Property-injection-and-optional-dependencies>).
   ///
   /// ```swift
   /// try container.register(SettingsPresenter.self, scope: .transient, promising: .mainActor) {

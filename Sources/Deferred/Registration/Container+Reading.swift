@@ -3,9 +3,6 @@ extension Container {
   /// declares the services it reads through it: the form for apps whose types take "the
   /// container" as their dependencies (a `Has*` protocol layer).
   ///
-  /// The reads are the registration's dependencies, as a factory's parameters are: validated,
-  /// built first, reported, and followed by child containers (a child's double reaches it).
-  ///
   /// ```swift
   /// extension ServiceReader: HasSettings {
   ///   var settings: Settings { self[Settings.self] }
@@ -39,8 +36,8 @@ extension Container {
       factory: .sync { resolver in objectOfValue(try factory(ServiceReader(resolver))) })
   }
 
-  /// Registers a service that takes its dependencies as one ``ServiceReader`` and declares
-  /// what it reads by key: the form for reads of services registered under a name.
+  /// As ``register(_:name:scope:priority:replacing:reading:_:factory:)``, under `key`, with
+  /// reads declared by key: for services registered under a name.
   ///
   /// ```swift
   /// let disk = ServiceKey<Storage>(name: "disk")
@@ -72,10 +69,8 @@ extension Container {
       factory: .sync { resolver in objectOfValue(try factory(ServiceReader(resolver))) })
   }
 
-  /// Registers a service whose type is not `Sendable`, with the promise that makes sharing it
-  /// safe (``ConcurrencyPromise``), that takes its dependencies as one ``ServiceReader`` and
-  /// declares the services it reads through it: the form of
-  /// ``register(_:name:scope:priority:replacing:reading:_:factory:)`` with a promise.
+  /// As ``register(_:name:scope:priority:replacing:reading:_:factory:)``, for a service whose
+  /// type is not `Sendable`, with a promise (``ConcurrencyPromise``).
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.

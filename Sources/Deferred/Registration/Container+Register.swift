@@ -129,9 +129,8 @@ extension Container {
       ServiceKey(name: name), scope: scope, priority: priority, replacing: replacing, factory)
   }
 
-  /// Registers a singleton, built on demand, whose factory resolves what it needs itself: the
-  /// form ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
-  /// without options.
+  /// As ``register(_:name:scope:priority:replacing:_:)-(_,_,Scope,_,_,(Resolver)->Value)``
+  /// without options: a singleton, built on demand.
   ///
   /// - Parameters:
   ///   - type: The type the service is resolved as.
@@ -440,9 +439,15 @@ extension Factory {
     _ make: @escaping @Sendable (repeat each Dependency) throws -> Value,
     with keys: repeat ServiceKey<each Dependency>
   ) -> Factory {
-    // The keys are read back from the node's declared dependencies: an unspecialised call
-    // makes no tuple type of keys.
-    .sync { resolver in
+    .sync(callingDeclared(make))
+  }
+
+  /// Calls `make` with the services of the node's declared dependencies, read back in order:
+  /// an unspecialised call makes no tuple type of keys.
+  static func callingDeclared<Value, each Dependency>(
+    _ make: @escaping @Sendable (repeat each Dependency) throws -> Value
+  ) -> @Sendable (borrowing Resolver) throws -> AnyObject {
+    { resolver in
       var position = 0
       return objectOfValue(
         try make(repeat resolver.resolveDeclared((each Dependency).self, at: &position)))

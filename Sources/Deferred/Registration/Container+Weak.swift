@@ -2,11 +2,8 @@
 // general form of the same parameters with ``Scope/weakObject``.
 
 extension Container {
-  /// Registers a weak service of a class whose factory's parameters are its dependencies: the
-  /// form of ``register(_:name:scope:priority:replacing:_:)-2f3f1`` that takes `scope: .weak`.
-  ///
-  /// The service is shared while anything outside the container holds it (``WeakScope``). A
-  /// protocol bound to classes is registered with ``Scope/weakObject`` in the general form.
+  /// As ``register(_:name:scope:priority:replacing:_:)-2f3f1``, for a class, with
+  /// `scope: .weak`: shared while anything outside the container holds it (``WeakScope``).
   ///
   /// ```swift
   /// try container.register(ImageCache.self, scope: .weak) { ImageCache() }
@@ -31,8 +28,8 @@ extension Container {
     try registerByType(name, .weakObject, priority, replacing, factory)
   }
 
-  /// Registers a weak service of a class under `key` whose factory's parameters are the
-  /// services of the `dependencies` keys: the keyed form that takes `scope: .weak`.
+  /// Registers a weak service of a class (``WeakScope``) under `key`, whose factory's
+  /// parameters are the services of `dependencies`.
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
@@ -54,8 +51,7 @@ extension Container {
       factory: .calling(factory, with: repeat each dependencies))
   }
 
-  /// Registers a weak service of a class whose factory resolves what it needs itself: the
-  /// resolver form that takes `scope: .weak`.
+  /// Registers a weak service of a class (``WeakScope``) whose factory resolves what it needs.
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.
@@ -77,8 +73,8 @@ extension Container {
       replacing: replacing, dependencies: nil, factory: .producing(factory))
   }
 
-  /// Registers a weak service of a class under `key` whose factory resolves what it needs
-  /// itself.
+  /// Registers a weak service of a class (``WeakScope``) under `key`, whose factory resolves
+  /// what it needs.
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
@@ -98,10 +94,9 @@ extension Container {
       factory: .producing(factory))
   }
 
-  /// Registers a weak service of a class that is not `Sendable`, with the promise that makes
-  /// sharing it safe: the form of
-  /// ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``
-  /// that takes `scope: .weak`.
+  /// As
+  /// ``register(_:name:scope:priority:replacing:promising:_:)-(_,_,Scope,_,_,_,(Dependency)->Value)``,
+  /// for a class, with `scope: .weak` (``WeakScope``).
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.
@@ -123,9 +118,8 @@ extension Container {
     try registerPromisingByType(name, .weakObject, priority, replacing, promise, factory)
   }
 
-  /// Registers a weak service of a class that is not `Sendable` under `key`, with the promise
-  /// that makes sharing it safe, and a factory whose parameters are the services of the
-  /// `dependencies` keys.
+  /// Registers a weak service of a class that is not `Sendable` (``WeakScope``), with a promise,
+  /// under `key`, whose factory's parameters are the services of `dependencies`.
   ///
   /// - Parameters:
   ///   - key: The key the service is resolved by.
@@ -148,8 +142,8 @@ extension Container {
       key, .weakObject, priority, replacing, promise, repeat each dependencies, factory: factory)
   }
 
-  /// Registers a weak service of a class that is not `Sendable`, with the promise that makes
-  /// sharing it safe, and a factory that resolves what it needs itself.
+  /// Registers a weak service of a class that is not `Sendable` (``WeakScope``), with a promise,
+  /// whose factory resolves what it needs.
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.
@@ -175,9 +169,8 @@ extension Container {
     }
   }
 
-  /// Registers a weak main-actor service of a class whose factory's parameters are its
-  /// dependencies: the form of ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea``
-  /// that takes `scope: .weak`.
+  /// As ``registerMainActor(_:name:scope:priority:replacing:_:)-3wjea``, for a class, with
+  /// `scope: .weak` (``WeakScope``).
   ///
   /// - Parameters:
   ///   - type: The class the service is resolved as.

@@ -21,11 +21,7 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
   /// once the last holder lets it go. The container keeps a weak reference, so the value must
   /// be an object: a class, or a protocol bound to classes; another type fails with
   /// ``DeferredError/Code/invalidScope``. Work handed to it with `whenReady` once its object
-  /// is gone waits for its next build.
-  ///
-  /// The spelling for a protocol bound to classes:
-  /// `try container.register((any Editor).self, scope: .weakObject) { EditorModel() }`. A
-  /// class takes `scope: .weak` (``WeakScope/weak``), which the compiler checks.
+  /// is gone waits for its next build. A class takes `scope: .weak` (``WeakScope/weak``).
   case weakObject
   /// Cached like a singleton until ``Container/reset(_:)`` drops the scope: the next resolve
   /// builds anew. Resetting a scope also drops every cached service built with one of its

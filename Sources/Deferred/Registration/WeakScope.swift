@@ -2,16 +2,14 @@
 /// accepts only where the registered type is one.
 ///
 /// A weak service is shared while anything outside the container holds it
-/// (``Scope/weakObject``). A weak reference holds only objects, so this scope is taken by the
-/// forms whose `Value` is a class:
+/// (``Scope/weakObject``).
 ///
 /// ```swift
 /// try container.register(ImageCache.self, scope: .weak) { ImageCache() }
 /// ```
 ///
 /// A protocol existential (`any Editor`) is never a generic `AnyObject`, even where the
-/// protocol is bound to classes: register it with ``Scope/weakObject``, checked at
-/// registration.
+/// protocol is bound to classes: register it with ``Scope/weakObject``.
 public struct WeakScope: Sendable, Hashable {
   /// Creates the weak scope: `.weak`.
   @inlinable init() {}

@@ -100,20 +100,12 @@ extension Advice: Codable {
   /// - Throws: `DecodingError` for a missing field or a value of the wrong kind.
   public init(from decoder: any Decoder) throws {
     let values = try decoder.container(keyedBy: CodingKeys.self)
-    func priority(_ key: CodingKeys, delay: CodingKeys) throws -> Priority? {
-      guard let name = try values.decodeIfPresent(String.self, forKey: key) else { return nil }
-      let idle = try values.decodeNanosecondsIfPresent(forKey: delay)
-      guard let priority = Priority(reportName: name, idleDelay: idle) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: key, in: values, debugDescription: "not a priority: \(name)")
-      }
-      return priority
-    }
     self.init(
       kind: try values.decode(Kind.self, forKey: .kind),
       service: try values.decode(String.self, forKey: .service),
-      priority: try priority(.priority, delay: .idleDelayNs),
-      suggestion: try priority(.suggestion, delay: .suggestionIdleDelayNs),
+      priority: try values.decodePriorityIfPresent(forKey: .priority, delayKey: .idleDelayNs),
+      suggestion: try values.decodePriorityIfPresent(
+        forKey: .suggestion, delayKey: .suggestionIdleDelayNs),
       saving: try values.decodeNanoseconds(forKey: .savingNs),
       effect: try values.decode(Effect.self, forKey: .effect),
       cost: try values.decodeNanosecondsIfPresent(forKey: .costNs),
@@ -129,10 +121,9 @@ extension Advice: Codable {
     var values = encoder.container(keyedBy: CodingKeys.self)
     try values.encode(kind, forKey: .kind)
     try values.encode(service, forKey: .service)
-    try values.encode(priority?.description, forKey: .priority)
-    try values.encodeNanosecondsIfPresent(priority?.idleDelay, forKey: .idleDelayNs)
-    try values.encode(suggestion?.description, forKey: .suggestion)
-    try values.encodeNanosecondsIfPresent(suggestion?.idleDelay, forKey: .suggestionIdleDelayNs)
+    try values.encodePriority(priority, forKey: .priority, delayKey: .idleDelayNs)
+    try values.encodePriority(
+      suggestion, forKey: .suggestion, delayKey: .suggestionIdleDelayNs)
     try values.encodeNanoseconds(saving, forKey: .savingNs)
     try values.encode(effect, forKey: .effect)
     try values.encodeNanoseconds(cost, forKey: .costNs)

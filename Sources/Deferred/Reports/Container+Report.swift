@@ -5,12 +5,10 @@ extension Container {
   /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
   /// With a ``history``, it names the regressions against the launches before this one, and
   /// the history's problems reading or saving its storage.
-  /// A child container's report covers its family as the child sees it: its own builds, and
-  /// each build in its ancestors of a service it shares with them (not of one it overrides or
-  /// copies), each once, with the container it ran in (``BuildRecord/container``). So a child
-  /// launched on its own, a test's container with its doubles, reports its critical phase
-  /// whole, though the critical services it shares are built, and kept, in its parent; the
-  /// milestones are the child's. The parent's own report has its own builds only.
+  ///
+  /// A child container's report has the child's milestones, its own builds, and the builds in
+  /// its ancestors of the services it shares with them, each with the container it ran in
+  /// (``BuildRecord/container``). The parent's report has its own builds only.
   ///
   /// - Parameter criticalShareLimit: The share of the critical phase above which one critical
   ///   initializer is named a hazard; a half by default.
@@ -109,22 +107,20 @@ extension Container {
     }
     for (index, build) in ordered.enumerated() {
       let name = build.node.key.description
+      let duration = Duration(nanoseconds: build.end &- build.start)
       if build.trigger == .launch && build.priority.stage != .critical {
         let by = build.requestedBy.map { " because \($0) needs it" } ?? ""
         hazards.append(
           Hazard(
             kind: .promoted, service: name,
             detail: "\(name) (\(build.priority)) was built before the first frame\(by).",
-            duration: Duration(nanoseconds: build.end &- build.start)))
+            duration: duration))
       }
-      let frame = Duration.nanoseconds(16_666_667)
-      let duration = Duration(nanoseconds: build.end &- build.start)
-      if build.trigger == .scheduled && build.thread.isMain && duration > frame {
+      if build.trigger == .scheduled && build.thread.isMain && duration > LaunchReport.frame {
         hazards.append(
           Hazard(
             kind: .longMainLaneBuild, service: name,
-            detail:
-              "\(name) took \(milliseconds(build.end &- build.start)) on the main-thread lane, longer than"
+            detail: "\(name) took \(milliseconds(duration)) on the main-thread lane, longer than"
               + " a frame: build what it needs in the background, or defer part of its work.",
             duration: duration))
       }
@@ -136,7 +132,7 @@ extension Container {
             Hazard(
               kind: .unusedWarmUp, service: name,
               detail: "\(name) was built in the background but nothing has used it yet.",
-              duration: Duration(nanoseconds: build.end &- build.start)))
+              duration: duration))
         case .failed(let failure):
           hazards.append(
             Hazard(
@@ -147,13 +143,9 @@ extension Container {
         }
       }
     }
-    let critical = LaunchReport(
-      processStart: start.source, processStartPrecision: Duration(nanoseconds: start.precision),
-      processStartKind: start.kind,
-      milestones: milestones,
-      builds: []
-    ).criticalPhase
-    if let critical, critical > .zero {
+    if let begin = milestoneTimes.launchBegan, let end = milestoneTimes.criticalReady,
+      case let critical = offset(end) - offset(begin), critical > .zero
+    {
       for build in builds where build.trigger == .launch {
         let share = build.selfDuration / critical
         guard share > criticalShareLimit else { continue }
@@ -198,8 +190,7 @@ extension Container {
 }
 
 extension Container {
-  /// Adds to a snapshot of this container's records those of its ancestors about the services
-  /// it shares with them: the nodes it resolves, not the ones it overrides or copies.
+  /// Adds to a snapshot of this container's records its ancestors' about the nodes it shares.
   private func addShared(
     to builds: inout [RawBuild], _ waits: inout [RawWait],
     _ transients: inout [(service: AnyServiceKey, stats: TransientStats)], _ dropped: inout Int
@@ -220,8 +211,7 @@ extension Container {
     }
   }
 
-  /// The name of the container `node` was built in, for a report of this container: `nil` for
-  /// this one, `root` for one without a parent, else where the child was made.
+  /// Where `node` was built: `nil` for this container, `root`, or where the child was made.
   private func containerName(of node: AnyNode) -> String? {
     if node.isOwned(by: self) { return nil }
     let owner = node.owner

@@ -4,14 +4,11 @@
   import Foundation
 #endif
 
-/// How the library's JSON documents (reports, traces, the launch history) are written and
-/// read: `JSONEncoder` and `JSONDecoder`, with keys sorted so that output is the same on every
-/// platform, and a nesting limit checked before decoding. The package's other products
-/// (`DeferredMetricKit`) write and read theirs the same way.
+/// How the package's JSON documents are written and read: `JSONEncoder` with keys sorted, so
+/// that output is the same on every platform, and `JSONDecoder` after a nesting check.
 package enum JSONCoding {
-  /// The deepest nesting of arrays and objects a document may have. The library's documents
-  /// nest four levels at most; the limit keeps a hostile document from driving a recursive
-  /// decoder into the stack's end.
+  /// The deepest nesting a document may have: it keeps a hostile document from driving a
+  /// recursive decoder into the stack's end (the library's documents nest four levels).
   package static let depthLimit = 64
 
   /// `value` as JSON text: keys sorted, slashes unescaped; indented by two spaces a level if
@@ -50,8 +47,7 @@ package enum JSONCoding {
     }
   }
 
-  /// Throws if `bytes` nest arrays and objects deeper than ``depthLimit``: one pass that
-  /// counts the brackets outside strings.
+  /// Throws if `bytes` nest arrays and objects deeper than ``depthLimit``.
   static func checkDepth(_ bytes: some Sequence<UInt8>) throws(JSONError) {
     let scan = Scan(bytes, stoppingDeeperThan: depthLimit)
     if let offset = scan.tooDeepAt {
@@ -60,13 +56,11 @@ package enum JSONCoding {
     }
   }
 
-  /// One pass over a document's bytes: the nesting outside strings.
+  /// One pass over a document's bytes: the nesting of brackets outside strings.
   struct Scan {
     /// Where the document first nests deeper than the limit, if it does.
     var tooDeepAt: Int?
-    /// The nesting at the end: above 0 for a document cut short.
     var depth = 0
-    /// Whether the document ends inside a string: cut short.
     var inString = false
 
     init(_ bytes: some Sequence<UInt8>, stoppingDeeperThan limit: Int) {
@@ -102,8 +96,7 @@ package enum JSONCoding {
 }
 
 extension JSONError {
-  /// The fault a `DecodingError` names: where in the document (`builds[2].startNs`), and
-  /// what.
+  /// The fault a `DecodingError` names: where in the document (`builds[2].startNs`), and what.
   init(_ error: DecodingError) {
     func path(_ codingPath: [any CodingKey]) -> String {
       var text = ""

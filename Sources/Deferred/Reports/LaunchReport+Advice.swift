@@ -9,26 +9,16 @@ extension LaunchReport {
   /// (``unusedServices``). ``Container/launchReport(criticalShareLimit:)`` stores them in
   /// ``advice``.
   ///
-  /// - A critical service that nothing handed out before the first frame needed (directly or
-  ///   through what it was handed) is ``Advice/Kind/deferCritical``: its own build time on the
-  ///   thread that called `launch()`, with that of the services built at launch only for it,
-  ///   is what the first frame gains.
-  /// - A service the app resolved before the first frame, built on demand on the way to it
-  ///   while the main thread built nothing else, is ``Advice/Kind/deferFirstFrameBuild``; the
-  ///   first frame gains its own time, less what the main thread built meanwhile.
-  /// - A service the main thread waited for, before the first frame or before the launch was
-  ///   fully ready, is ``Advice/Kind/raisePriority``: `userInitiated` if it was queued at a
-  ///   lower quality of service (the saving is at most the time it was queued), else critical
-  ///   (the main thread's wait is saved, at the cost of its build before the first frame).
-  /// - A deferred service built in the background that nothing used is
-  ///   ``Advice/Kind/makeOnDemand``: its build is saved, in the background.
-  /// - The heaviest chain of dependencies still built before the first frame, once the advice
-  ///   above is applied, is ``Advice/Kind/criticalChain`` when builds on it take longer than a
-  ///   frame: what shortening each to a frame would save.
+  /// Each kind (``Advice/Kind``) says when it applies. The saving is what the report shows
+  /// would move: for ``Advice/Kind/deferCritical``, the service's own build on the thread that
+  /// called `launch()` and those built only for it; for ``Advice/Kind/deferFirstFrameBuild``,
+  /// its own time less what the main thread built meanwhile; for
+  /// ``Advice/Kind/raisePriority``, the time it was queued, or the main thread's wait if it
+  /// was not; for ``Advice/Kind/makeOnDemand``, its background build; for
+  /// ``Advice/Kind/criticalChain``, what shortening each build on it to a frame would save.
   ///
-  /// A launch with none of these has no advice.
-  ///
-  /// - Returns: The advice, by kind (in the order above), then by saving, largest first.
+  /// - Returns: The advice, by kind (in the order of ``Advice/Kind``'s cases), then by saving,
+  ///   largest first.
   public func advise() -> [Advice] {
     guard hasFiguresInRange else { return figuresInRange.advise() }
     var advice: [Advice] = []

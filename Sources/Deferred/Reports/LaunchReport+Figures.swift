@@ -1,6 +1,5 @@
 extension Duration {
-  /// The most a report's figure holds: `Int64.max` nanoseconds (about 292 years), the most a
-  /// report's JSON holds.
+  /// The most a report's figure (and its JSON) holds: `Int64.max` nanoseconds.
   static let reportCeiling = Duration.nanoseconds(Int64.max)
 
   /// The duration as a report's figure: whole nanoseconds from zero to ``reportCeiling``.
@@ -25,12 +24,9 @@ extension Priority {
 }
 
 extension LaunchReport {
-  /// Whether every figure of the report is a report's figure (``Duration/isReportFigure``):
-  /// what the renderings work with.
-  ///
-  /// A report read from JSON always is (its figures are whole nanoseconds up to `Int64.max`);
-  /// one made by hand may hold any `Duration`, which the renderings first bring into range
-  /// (``figuresInRange``): their sums and offsets then never overflow, whatever the figures.
+  /// Whether every figure is a report's figure, as in any report read from JSON. The
+  /// renderings bring a report made by hand into range first (``figuresInRange``), so that
+  /// their sums and offsets never overflow.
   package var hasFiguresInRange: Bool {
     func ok(_ duration: Duration?) -> Bool { duration?.isReportFigure ?? true }
     func ok(_ priority: Priority?) -> Bool { priority.map { $0.reportFigure == $0 } ?? true }
@@ -46,9 +42,7 @@ extension LaunchReport {
       }
   }
 
-  /// The report with every duration brought to a report's figure: a negative one is zero,
-  /// one beyond `Int64.max` nanoseconds is that. The figures a report's JSON holds are
-  /// unchanged.
+  /// The report with every duration clamped to a report's figure (0 to `Int64.max` ns).
   package var figuresInRange: LaunchReport {
     var report = self
     report.processStartPrecision = processStartPrecision.reportFigure

@@ -47,9 +47,7 @@ public struct LaunchReport: Sendable, Hashable {
   /// made.
   public var advice: [Advice]
   /// How many builds and waits the container recorded and did not keep: it keeps its first
-  /// 4,096 builds (a launch's) and its latest 1,024, and as many waits, so that an app that
-  /// runs for long, resetting a scope or rebuilding a weak service again and again, does not
-  /// grow; 0 for most reports.
+  /// 4,096 (a launch's) and its latest 1,024 of each, so that a long-running app does not grow.
   public var droppedRecords: Int
 
   /// Creates a report.
@@ -114,8 +112,10 @@ extension LaunchReport: Codable {
     case source, precisionNs, kind
   }
 
-  private enum DependencyKeys: String, CodingKey {
-    case service, dependsOn
+  /// One service and what it depends on, as the schema lists them.
+  private struct Dependency: Codable {
+    var service: String
+    var dependsOn: [String]?
   }
 
   /// Reads a report in the shape of its JSON schema, ``jsonSchema``: what ``json(pretty:)``
@@ -132,15 +132,7 @@ extension LaunchReport: Codable {
         forKey: .schema, in: values, debugDescription: "not a \(Self.jsonSchema) document")
     }
     let start = try values.nestedContainer(keyedBy: ProcessStartKeys.self, forKey: .processStart)
-    var dependencies: [String: [String]] = [:]
-    if values.contains(.dependencies) {
-      var list = try values.nestedUnkeyedContainer(forKey: .dependencies)
-      while !list.isAtEnd {
-        let item = try list.nestedContainer(keyedBy: DependencyKeys.self)
-        dependencies[try item.decode(String.self, forKey: .service)] =
-          try item.decodeIfPresent([String].self, forKey: .dependsOn) ?? []
-      }
-    }
+    let dependencies = try values.decodeIfPresent([Dependency].self, forKey: .dependencies) ?? []
     self.init(
       processStart: try start.decode(ProcessStart.Source.self, forKey: .source),
       processStartPrecision: try start.decodeNanoseconds(forKey: .precisionNs),
@@ -149,7 +141,8 @@ extension LaunchReport: Codable {
       builds: try values.decodeIfPresent([BuildRecord].self, forKey: .builds) ?? [],
       transients: try values.decodeIfPresent([TransientRecord].self, forKey: .transients) ?? [],
       hazards: try values.decodeIfPresent([Hazard].self, forKey: .hazards) ?? [],
-      dependencies: dependencies,
+      dependencies: Dictionary(
+        dependencies.map { ($0.service, $0.dependsOn ?? []) }, uniquingKeysWith: { $1 }),
       firstFrameUses: try values.decodeIfPresent([String].self, forKey: .firstFrameUses) ?? [],
       unusedServices: try values.decodeIfPresent([String].self, forKey: .unusedServices) ?? [],
       advice: try values.decodeIfPresent([Advice].self, forKey: .advice) ?? [],
@@ -173,12 +166,9 @@ extension LaunchReport: Codable {
     try values.encode(builds, forKey: .builds)
     try values.encode(transients, forKey: .transients)
     try values.encode(hazards, forKey: .hazards)
-    var list = values.nestedUnkeyedContainer(forKey: .dependencies)
-    for service in dependencies.keys.sorted() {
-      var item = list.nestedContainer(keyedBy: DependencyKeys.self)
-      try item.encode(service, forKey: .service)
-      try item.encode(dependencies[service] ?? [], forKey: .dependsOn)
-    }
+    try values.encode(
+      dependencies.sorted { $0.key < $1.key }.map { Dependency(service: $0, dependsOn: $1) },
+      forKey: .dependencies)
     try values.encode(firstFrameUses, forKey: .firstFrameUses)
     try values.encode(unusedServices, forKey: .unusedServices)
     try values.encode(advice, forKey: .advice)

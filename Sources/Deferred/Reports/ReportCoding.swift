@@ -24,6 +24,12 @@ extension KeyedEncodingContainer {
   mutating func encodeNanosecondsIfPresent(_ duration: Duration?, forKey key: Key) throws {
     try encodeIfPresent(duration?.jsonNanoseconds, forKey: key)
   }
+
+  /// Writes `priority` by name (or `null`), and an idle priority's exact delay under `delayKey`.
+  mutating func encodePriority(_ priority: Priority?, forKey key: Key, delayKey: Key) throws {
+    try encode(priority?.description, forKey: key)
+    try encodeNanosecondsIfPresent(priority?.idleDelay, forKey: delayKey)
+  }
 }
 
 extension KeyedDecodingContainer {
@@ -35,6 +41,26 @@ extension KeyedDecodingContainer {
   /// Reads whole nanoseconds as a duration, if the field is there and not `null`.
   func decodeNanosecondsIfPresent(forKey key: Key) throws -> Duration? {
     try decodeIfPresent(UInt64.self, forKey: key).map(Duration.init(nanoseconds:))
+  }
+
+  /// Reads a priority as `encodePriority(_:forKey:delayKey:)` writes it.
+  func decodePriority(forKey key: Key, delayKey: Key) throws -> Priority {
+    try priority(named: decode(String.self, forKey: key), forKey: key, delayKey: delayKey)
+  }
+
+  /// `decodePriority(forKey:delayKey:)`, if the field is there and not `null`.
+  func decodePriorityIfPresent(forKey key: Key, delayKey: Key) throws -> Priority? {
+    guard let name = try decodeIfPresent(String.self, forKey: key) else { return nil }
+    return try priority(named: name, forKey: key, delayKey: delayKey)
+  }
+
+  private func priority(named name: String, forKey key: Key, delayKey: Key) throws -> Priority {
+    let delay = try decodeNanosecondsIfPresent(forKey: delayKey)
+    guard let priority = Priority(reportName: name, idleDelay: delay) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "not a priority: \(name)")
+    }
+    return priority
   }
 }
 

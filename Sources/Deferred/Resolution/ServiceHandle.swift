@@ -54,9 +54,6 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
 
   /// Returns the service, building it first if it is not built yet.
   ///
-  /// A built singleton is read lock-free; anything else is resolved as
-  /// ``Container/resolve(_:)->Value`` resolves it.
-  ///
   /// - Returns: The service.
   /// - Throws: ``DeferredError``, as ``Container/resolve(_:)->Value``; also for an `async`
   ///   service not built yet (use ``awaitService(isolation:)``), or once the container is shut
@@ -111,10 +108,8 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     body(try resolveSlow())
   }
 
-  /// Returns the service, suspending while it is built; blocks no thread.
-  ///
-  /// The awaiting form, as ``Container/awaitService(_:isolation:)``: the only way to read an
-  /// `async` service before it is built.
+  /// Returns the service, suspending while it is built; blocks no thread. As
+  /// ``Container/awaitService(_:isolation:)``, the way to read an `async` service not built yet.
   ///
   /// - Parameter isolation: The caller's actor, which the call stays on; filled in for you.
   /// - Returns: The service.

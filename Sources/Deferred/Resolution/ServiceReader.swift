@@ -1,10 +1,6 @@
 /// What a type that takes "the container" as its dependencies reads its services from: the
 /// value an app's `Has*` protocols are implemented on, whose every read is an edge the
-/// container knows.
-///
-/// Reads through a container passed as a model's dependencies are not edges of Deferred's
-/// graph. Register the model with the services it reads (`reading:`), and implement the `Has*`
-/// protocols on `ServiceReader` instead of on the container:
+/// container knows (<doc:ComingFromOtherContainers#Apps-that-read-the-container>).
 ///
 /// ```swift
 /// extension ServiceReader: HasExerciseService {
@@ -16,11 +12,8 @@
 /// ) { reader in FeedModel(dependencies: reader) }
 /// ```
 ///
-/// The declared reads are the registration's dependencies, as a factory's parameters are:
-/// validated, built before the model, recorded, and overridden by a child container (which
-/// makes the model anew with its own reader). A model may keep its reader and read later. A
-/// read of anything not declared throws ``DeferredError/Code/undeclaredRead``. The reader
-/// holds its container weakly. See <doc:ComingFromOtherContainers#Apps-that-read-the-container>.
+/// A model may keep its reader and read later; the reader holds its container weakly. A read
+/// of anything not declared throws ``DeferredError/Code/undeclaredRead``.
 public struct ServiceReader: Sendable {
   /// The container whose build made the reader (a child's copy reads from the child).
   private weak var container: Container?
