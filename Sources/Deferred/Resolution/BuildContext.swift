@@ -23,49 +23,58 @@ final class BuildContext: @unchecked Sendable {
   /// cycles are found in. A transient made at once is put on it only when something uses it.
   var chain: [AnyServiceKey] {
     @inline(__always) get {
-      if making != nil { chainMaking() }
-      return keys
+      if state.making != nil { chainMaking() }
+      return state.keys
     }
     @inline(__always) _modify {
-      if making != nil { chainMaking() }
-      yield &keys
+      if state.making != nil { chainMaking() }
+      yield &state.keys
     }
   }
 
-  // The mutable fields below are touched only by the context's own thread or task, so the
-  // runtime's exclusivity check is off.
-  /// The chain as stored: without the transient being made at once.
-  @exclusivity(unchecked) private var keys: [AnyServiceKey] = []
-  /// The transient being made at once (``beginMaking(_:)``), not on `keys` yet.
-  @exclusivity(unchecked) private var making: AnyNode?
+  /// What the context's own thread or task changes as it builds: only it touches the state,
+  /// so the runtime's exclusivity check is off.
+  private struct State {
+    var keys: [AnyServiceKey] = []
+    var making: AnyNode?
+    var frames: [WalkFrame] = []
+    var nestedTotal: UInt64 = 0
+    var trigger = BuildTrigger.onDemand
+    var flags: Set<LaunchFlag> = []
+    var scheduled: AnyNode?
+    var qos: BuildQoS?
+    var readyAt: UInt64?
+    var argument: Any?
+  }
+  @exclusivity(unchecked) private var state = State()
 
   /// Whether no build or making is under way on this context.
   @inline(__always)
-  var isIdle: Bool { making == nil && keys.isEmpty }
+  var isIdle: Bool { state.making == nil && state.keys.isEmpty }
 
   /// Marks the making at once of the transient `node` on this idle context, on the chain for
   /// whatever reads it meanwhile. End it with ``endMaking()``.
   @inline(__always)
   func beginMaking(_ node: AnyNode) {
-    making = node
+    state.making = node
   }
 
   /// Ends the making begun with ``beginMaking(_:)``, its key off the chain if it went on.
   @inline(__always)
   func endMaking() {
-    if making != nil {
-      making = nil
+    if state.making != nil {
+      state.making = nil
     } else {
-      keys.removeLast()
+      state.keys.removeLast()
     }
   }
 
   /// Makes room in the chain and the walk's frames for a few levels, the first time.
   @inline(__always)
   func reserveForWalk() {
-    if keys.capacity < Self.initialCapacity {
-      keys.reserveCapacity(Self.initialCapacity)
-      frames.reserveCapacity(Self.initialCapacity)
+    if state.keys.capacity < Self.initialCapacity {
+      state.keys.reserveCapacity(Self.initialCapacity)
+      state.frames.reserveCapacity(Self.initialCapacity)
     }
   }
 
@@ -74,65 +83,88 @@ final class BuildContext: @unchecked Sendable {
   /// Puts the transient being made at once on the chain.
   @inline(never)
   private func chainMaking() {
-    guard let node = making else { return }
-    making = nil
-    keys.append(node.key)
+    guard let node = state.making else { return }
+    state.making = nil
+    state.keys.append(node.key)
   }
 
   /// The frames of the build walks under way on this context, below each walk's top frame.
-  @exclusivity(unchecked) var frames: [WalkFrame] = []
+  var frames: [WalkFrame] {
+    @inline(__always) get { state.frames }
+    @inline(__always) _modify { yield &state.frames }
+  }
 
   /// For the recorder: a running total of the time nested in the builds under way here, one
   /// counter for all of them. A build notes it as it begins (``Span/nestedBase``); its nested
   /// time is the growth by its end, when it sets the total to its base plus its own inclusive
   /// time (``endNested(since:inclusive:)``), which the enclosing build then sees as nested.
-  @exclusivity(unchecked) private(set) var nestedTotal: UInt64 = 0
+  var nestedTotal: UInt64 {
+    @inline(__always) get { state.nestedTotal }
+  }
 
   /// Adds `duration` to the nested time of the build under way here, if any.
   @inline(__always)
   func addNested(_ duration: UInt64) {
-    nestedTotal &+= duration
+    state.nestedTotal &+= duration
   }
 
   /// Ends the nested time of a build begun at `base` that took `inclusive` in all: returns its
   /// nested time, and counts `inclusive` as the enclosing build's.
   @inline(__always)
   func endNested(since base: UInt64, inclusive: UInt64) -> UInt64 {
-    let nested = nestedTotal &- base
-    nestedTotal = base &+ inclusive
+    let nested = state.nestedTotal &- base
+    state.nestedTotal = base &+ inclusive
     return nested
   }
 
   /// Drops the nested time of a build begun at `base` that never ran.
   @inline(__always)
   func dropNested(since base: UInt64) {
-    nestedTotal = base
+    state.nestedTotal = base
   }
 
   /// The service before the last on the chain, which needed the last one; read in place.
   @inline(__always)
   var requester: AnyServiceKey? {
-    if making != nil { chainMaking() }
-    let count = keys.count
-    return count > 1 ? keys[count - 2] : nil
+    if state.making != nil { chainMaking() }
+    let count = state.keys.count
+    return count > 1 ? state.keys[count - 2] : nil
   }
 
   /// Whether `node` is the scheduled job's service, compared in place.
   @inline(__always)
   func isScheduled(_ node: AnyNode) -> Bool {
-    scheduled === node
+    state.scheduled === node
   }
 
   /// How builds on this context come about, and the launch flags in force.
-  @exclusivity(unchecked) var trigger = BuildTrigger.onDemand
-  @exclusivity(unchecked) var flags: Set<LaunchFlag> = []
+  var trigger: BuildTrigger {
+    get { state.trigger }
+    set { state.trigger = newValue }
+  }
+  var flags: Set<LaunchFlag> {
+    get { state.flags }
+    set { state.flags = newValue }
+  }
   /// The scheduled job running here: its service (until its build is recorded), quality of
   /// service, and when it became ready to run.
-  @exclusivity(unchecked) var scheduled: AnyNode?
-  @exclusivity(unchecked) var qos: BuildQoS?
-  @exclusivity(unchecked) var readyAt: UInt64?
+  var scheduled: AnyNode? {
+    get { state.scheduled }
+    set { state.scheduled = newValue }
+  }
+  var qos: BuildQoS? {
+    get { state.qos }
+    set { state.qos = newValue }
+  }
+  var readyAt: UInt64? {
+    get { state.readyAt }
+    set { state.readyAt = newValue }
+  }
   /// The argument of the argument factory about to run here, until it takes it.
-  @exclusivity(unchecked) var argument: Any?
+  var argument: Any? {
+    get { state.argument }
+    _modify { yield &state.argument }
+  }
 
   /// A context; `ownThread` for the calling thread's own, which waiters lend priority to.
   init(thread: ThreadInfo, ownThread: Bool = false) {
