@@ -25,8 +25,12 @@ for path in CommandLine.arguments.dropFirst() {
   let graph = try JSONDecoder().decode(
     SymbolGraph.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
   for symbol in graph.symbols where ["public", "open"].contains(symbol.accessLevel) {
-    // Symbols without a location here are synthesized or inherited from another module.
-    guard let uri = symbol.location?.uri, uri.contains("/Sources/") else { continue }
+    // Symbols without a location here are synthesized or inherited from another module; an
+    // extension block of another module's type is a declaration's container, not a symbol its
+    // members' docs leave undocumented.
+    guard let uri = symbol.location?.uri, uri.contains("/Sources/"),
+      symbol.kind.identifier != "swift.extension"
+    else { continue }
     checked += 1
     if symbol.docComment == nil {
       let file = uri.components(separatedBy: "/Sources/").last ?? uri
