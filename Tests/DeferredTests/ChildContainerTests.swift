@@ -114,12 +114,7 @@ import Testing
 
   @Test func aParentRegistrationDependingOnAnOverrideIsBuiltAnewInTheChild() throws {
     let runs = Runs()
-    let parent = Container()
-    try parent.register(Storage.self) { Storage() }
-    try parent.register(Network.self) { Network(online: true) }
-    let child = parent.makeChild()
-    try child.register(Network.self) { Network(online: false) }
-    _ = try child.resolve(Storage.self)
+    let (parent, child) = try parentAndOfflineChild()
     try parent.register(SyncService.self) { (storage: Storage, network: Network) in
       runs.tick("sync")
       return SyncService(storage: storage, network: network)
@@ -136,12 +131,7 @@ import Testing
   /// which depends on the child's override: the child sees that registration too, and builds
   /// its own copy, never the parent's node.
   @Test func aRegistrationDuringAChildsLookupOfItIsCopied() throws {
-    let parent = Container()
-    try parent.register(Storage.self) { Storage() }
-    try parent.register(Network.self) { Network(online: true) }
-    let child = parent.makeChild()
-    try child.register(Network.self) { Network(online: false) }
-    _ = try child.resolve(Storage.self)
+    let (parent, child) = try parentAndOfflineChild()
     let asked = Locked(0)
     child.onParentLookup {
       let time = asked.withLock { count in
@@ -302,5 +292,17 @@ import Testing
     let model = try child.resolve(AppModel.self)
     #expect(model.sync.storage.label == "double \(index)")
     #expect(try Self.shared.resolve(Storage.self).label == "disk")
+  }
+
+  /// A parent with a storage and an online network, and a child that overrides the network
+  /// offline and has looked the storage up (so it has worked out its copies once).
+  private func parentAndOfflineChild() throws -> (parent: Container, child: Container) {
+    let parent = Container()
+    try parent.register(Storage.self) { Storage() }
+    try parent.register(Network.self) { Network(online: true) }
+    let child = parent.makeChild()
+    try child.register(Network.self) { Network(online: false) }
+    _ = try child.resolve(Storage.self)
+    return (parent, child)
   }
 }
