@@ -20,6 +20,7 @@ let package = Package(
       dependencies: [
         "ChainServices",
         .product(name: "Deferred", package: root),
+        .product(name: "DeferredHistory", package: root),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

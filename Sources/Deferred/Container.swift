@@ -62,9 +62,10 @@ public final class Container: Sendable {
   public let clock: any LaunchClock
   /// How many synchronous deferred builds may run at once.
   public let maxConcurrentBuilds: Int
-  /// What past launches cost, if the app keeps a history; a child shares its parent's. The
-  /// container (not a child) records its launch in it once fully ready, in a background job.
-  public let history: LaunchHistory?
+  /// What past launches cost, if the app keeps a history (`DeferredHistory`); a child shares
+  /// its parent's. The container (not a child) records its launch in it once fully ready, in a
+  /// background job.
+  package let pastLaunches: (any PastLaunches)?
   /// The token this container recorded its launch with; 0 before.
   let historyToken = AtomicWord()
 
@@ -100,17 +101,25 @@ public final class Container: Sendable {
   ///     of active processors by default.
   ///   - recording: What to record of every build, for ``launchReport(criticalShareLimit:)``:
   ///     ``Recording/timings`` by default (well under a microsecond a build).
-  ///   - history: What past launches cost, to order the background builds by and to compare
-  ///     this launch with; `nil`, the default, keeps none.
-  public init(
+  public convenience init(
     scheduler: any LaunchScheduler = DispatchScheduler(),
     clock: any LaunchClock = MonotonicClock(),
     waitLimit: Duration? = nil,
     maxConcurrentBuilds: Int? = nil,
-    recording: Recording = .timings,
-    history: LaunchHistory? = nil
+    recording: Recording = .timings
   ) {
-    self.history = history
+    self.init(
+      scheduler: scheduler, clock: clock, waitLimit: waitLimit,
+      maxConcurrentBuilds: maxConcurrentBuilds, recording: recording, pastLaunches: nil)
+  }
+
+  /// Creates an empty container that orders its background builds by, and records its
+  /// launches in, `pastLaunches`: `DeferredHistory`'s `Container(history:)`.
+  package init(
+    scheduler: any LaunchScheduler, clock: any LaunchClock, waitLimit: Duration?,
+    maxConcurrentBuilds: Int?, recording: Recording, pastLaunches: (any PastLaunches)?
+  ) {
+    self.pastLaunches = pastLaunches
     self.parent = nil
     self.origin = nil
     self.recorder = Recorder(recording, clock: clock)
@@ -118,7 +127,8 @@ public final class Container: Sendable {
     self.clock = clock
     self.waitLimit = waitLimit
     self.maxConcurrentBuilds = max(1, maxConcurrentBuilds ?? activeProcessorCount())
-    self.launchSchedule = Locked(LaunchSchedule(width: self.maxConcurrentBuilds, history: history))
+    self.launchSchedule = Locked(
+      LaunchSchedule(width: self.maxConcurrentBuilds, pastLaunches: pastLaunches))
   }
 
   private init(parent: Container, origin: String) {
@@ -129,9 +139,9 @@ public final class Container: Sendable {
     self.clock = parent.clock
     self.waitLimit = parent.waitLimit
     self.maxConcurrentBuilds = parent.maxConcurrentBuilds
-    self.history = parent.history
+    self.pastLaunches = parent.pastLaunches
     self.launchSchedule = Locked(
-      LaunchSchedule(width: parent.maxConcurrentBuilds, history: parent.history))
+      LaunchSchedule(width: parent.maxConcurrentBuilds, pastLaunches: parent.pastLaunches))
   }
 
   /// Makes a container that inherits this one's registrations and may override them.

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 
 /// The demo app's composition root: every service registered once, with the priority each has
 /// in a launch mode.

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 import DeferredReports
 
 extension DemoCommand {

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 import Dispatch
 
 /// One launch of the demo app: from `launch()`, through the first frame and the keys the user

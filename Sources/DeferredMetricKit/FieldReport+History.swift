@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 
 extension FieldReport {
   /// Gives `history` the field's per-service medians as one launch, so that the first

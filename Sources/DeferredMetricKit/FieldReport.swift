@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 
 /// What the field says about the launch: one or several days' MetricKit payloads, in counts
 /// and percentiles, joined by service name to a `LaunchReport` of this device.

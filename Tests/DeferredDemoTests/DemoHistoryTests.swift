@@ -1,5 +1,6 @@
 import Deferred
 import DeferredDemoKit
+import DeferredHistory
 import DeferredReports
 import Testing
 

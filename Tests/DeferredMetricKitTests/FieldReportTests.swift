@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 import DeferredMetricKit
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import DeferredHistory
 import DeferredReports
 import Dispatch
 import Testing

@@ -1,3 +1,4 @@
+import DeferredHistory
 import Testing
 
 @testable import Deferred
@@ -246,7 +247,7 @@ import Testing
     let c1 = try graph.node("c1")
     let c2 = try graph.node("c2", needs: ["c1"])
     let c3 = try graph.node("c3", needs: ["c2"])
-    var schedule = LaunchSchedule(width: 1, history: Self.history(Self.chainCosts))
+    var schedule = LaunchSchedule(width: 1, pastLaunches: Self.history(Self.chainCosts))
     _ = schedule.beginLaunch(flags: [], now: 0)
     _ = schedule.endLaunch(succeeded: true, now: 0)
     let work = try schedule.firstFrameDrawn(nodes: [solo, c1, c2, c3], now: 0).get()

@@ -1,4 +1,5 @@
 import Deferred
+import DeferredHistory
 import DeferredReports
 import Foundation
 import Testing

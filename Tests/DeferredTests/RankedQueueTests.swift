@@ -1,3 +1,4 @@
+import DeferredHistory
 import Testing
 
 @testable import Deferred
@@ -83,7 +84,7 @@ import Testing
         if random.below(3) != 0 { costs["s\(index)"] = 1 + random.below(50) }
       }
       let history = withHistory ? CriticalPathTests.history(costs) : nil
-      var schedule = LaunchSchedule(width: 1 + random.below(3), history: history)
+      var schedule = LaunchSchedule(width: 1 + random.below(3), pastLaunches: history)
       #expect(schedule.beginLaunch(flags: [], now: 1) == nil)
       #expect(schedule.endLaunch(succeeded: true, now: 2) == nil)
       let before = nodes.compactMap { schedule.entryID(for: $0) }

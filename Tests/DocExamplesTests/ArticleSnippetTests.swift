@@ -8,11 +8,13 @@ import Testing
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The catalogs' pages: the library's, DeferredTesting's and DeferredReports'.
+  /// The catalogs' pages: the library's, DeferredTesting's, DeferredReports' and
+  /// DeferredHistory's.
   static func pages() throws -> [URL] {
     try [
       "Sources/Deferred/Deferred.docc", "Sources/DeferredTesting/DeferredTesting.docc",
       "Sources/DeferredReports/DeferredReports.docc",
+      "Sources/DeferredHistory/DeferredHistory.docc",
     ]
     .flatMap { path in
       try FileManager.default.contentsOfDirectory(
@@ -233,7 +235,7 @@ import Testing
     let names = Set(try Self.pages().map(\.lastPathComponent))
     for article in [
       "GettingStarted.md", "LaunchPhasesAndPriorities.md", "MainActorAndSwiftUI.md",
-      "TestingWithDeferred.md", "ReadingALaunchReport.md", "LaunchHistoryAndAdvice.md",
+      "TestingWithDeferred.md", "ReadingALaunchReport.md", "LaunchAdvice.md",
       "ComingFromOtherContainers.md", "ServicesThatAreNotSendable.md",
     ] {
       #expect(names.contains(article), "\(article) is missing from the catalog")

@@ -88,7 +88,7 @@ extension Container {
   ///   container was shut down.
   public func firstFrameDrawn() throws(DeferredError) {
     // Read before the medians order the background builds, outside the launch lock.
-    history?.load()
+    pastLaunches?.load()
     let now = clock.now()
     // The table is read under the launch lock, once the phase has moved on: a registration
     // either is in it or, reading the phase after it registered, is adopted.
@@ -314,10 +314,10 @@ extension Container {
   /// Once fully ready: records the launch in the history and saves it, in a background job. A
   /// child's launches are not recorded.
   private func recordInHistory() {
-    guard history != nil, parent == nil else { return }
+    guard pastLaunches != nil, parent == nil else { return }
     scheduler.schedule(
       LaunchJob(label: "record launch history", qos: .background) { [weak self] in
-        guard let self, let history = self.history else { return }
+        guard let self, let history = self.pastLaunches else { return }
         let token = history.reserveToken()
         self.historyToken.storeRelease(UInt64(bitPattern: Int64(token)))
         history.record(self.launchReport(), token: token)

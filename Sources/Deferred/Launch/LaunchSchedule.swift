@@ -122,14 +122,14 @@ struct LaunchSchedule: Sendable {
   private var gateCalls = 0
   /// How many synchronous builds may be in flight at once.
   let width: Int
-  private let history: LaunchHistory?
+  private let pastLaunches: (any PastLaunches)?
   /// Once ranked by paths: the cost of a service the history does not know, and the longest
   /// path, which scales the ranks.
   private var pathScale: (unknownCost: UInt64, longest: UInt64)?
 
-  init(width: Int, history: LaunchHistory? = nil) {
+  init(width: Int, pastLaunches: (any PastLaunches)? = nil) {
     self.width = max(1, width)
-    self.history = history
+    self.pastLaunches = pastLaunches
   }
 
   var isFullyReady: Bool { phase == .fullyReady }
@@ -224,7 +224,7 @@ struct LaunchSchedule: Sendable {
     for id in entries.indices { gate(id, into: &edges) }
     // With every gate on an earlier entry, no gate closes a cycle.
     if !linkDependents(edges: edges) { ungateCycles() }
-    if history != nil { rankByLongestPath() }
+    if pastLaunches != nil { rankByLongestPath() }
     readySync.reserveCapacity(entries.count)
     for id in entries.indices { makeReady(id, at: now) }
     var work = LaunchWork(events: delays.sorted().map(LaunchWork.Event.timer))
@@ -617,7 +617,9 @@ struct LaunchSchedule: Sendable {
   /// A service the history does not know costs the median of the known ones.
   private mutating func rankByLongestPath() {
     // The path in 24 bits and the order in 24: beyond 16 million entries, registration order.
-    guard let history, history.launchCount > 0, entries.count <= Self.pathRankMax else { return }
+    guard let pastLaunches, pastLaunches.launchCount > 0, entries.count <= Self.pathRankMax else {
+      return
+    }
     let costs = entries.indices.map { cost(of: $0) }
     let known = costs.compactMap { $0 }.sorted()
     guard !known.isEmpty else { return }
@@ -641,7 +643,7 @@ struct LaunchSchedule: Sendable {
 
   /// The typical self time of entry `id`'s service, in nanoseconds.
   private func cost(of id: EntryID) -> UInt64? {
-    history?.typicalSelfTime(of: entries[id].node.key.description)?.nanoseconds
+    pastLaunches?.typicalSelfTime(of: entries[id].node.key.description)?.nanoseconds
   }
 
   /// The largest path rank and registration order a minor rank holds (24 bits each).

@@ -18,17 +18,17 @@ public struct Hazard: Sendable, Hashable, CustomStringConvertible {
     /// waited for it.
     case longMainLaneBuild
     /// A service took longer than it usually does: more than the history's
-    /// ``RegressionThreshold`` over its median in the launches before this one
+    /// `RegressionThreshold` over its median in the launches before this one
     /// (``Hazard/baseline`` is that median, ``Hazard/duration`` this launch's self time).
     case regression
     /// The first frame or full readiness came later than it usually does: the hazard's service
     /// is the milestone's name (`firstFrame`, `fullyReady`), ``Hazard/baseline`` its median
     /// offset and ``Hazard/duration`` this launch's.
     case milestoneRegression
-    /// The stored ``LaunchHistory`` could not be read (empty, truncated, corrupt, too large or
+    /// The stored `LaunchHistory` (`DeferredHistory`) could not be read (empty, truncated, corrupt, too large or
     /// of another format version): it was ignored, and is replaced by the next save.
     case historyUnreadable
-    /// The ``LaunchHistory`` could not be saved (the directory is missing or read-only, the
+    /// The `LaunchHistory` could not be saved (the directory is missing or read-only, the
     /// disk is full): this launch's costs are kept in memory only.
     case historyUnwritable
     /// The system refused a call of its field launch measurement (MetricKit's extended launch,

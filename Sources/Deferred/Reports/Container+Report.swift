@@ -3,7 +3,7 @@ extension Container {
   /// the hazards worth fixing.
   ///
   /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
-  /// With a ``history``, it names the regressions against the launches before this one, and
+  /// With a launch history (`DeferredHistory`), it names the regressions against the launches before this one, and
   /// the history's problems reading or saving its storage.
   ///
   /// A child container's report has the child's milestones, its own builds, and the builds in
@@ -159,11 +159,10 @@ extension Container {
       }
     }
 
-    if let history {
+    if let pastLaunches {
       // Compared with the launches before this one, even once this one is recorded.
-      let baseline = history.baseline(for: Int(Int64(bitPattern: historyToken.loadAcquire())))
-      hazards += history.hazards
-      hazards += history.regressions(builds: builds, milestones: milestones, against: baseline)
+      let token = Int(Int64(bitPattern: historyToken.loadAcquire()))
+      hazards += pastLaunches.hazards(builds: builds, milestones: milestones, token: token)
     }
     hazards += recorder.observation.hazards
 

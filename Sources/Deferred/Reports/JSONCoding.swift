@@ -57,13 +57,13 @@ package enum JSONCoding {
   }
 
   /// One pass over a document's bytes: the nesting of brackets outside strings.
-  struct Scan {
+  package struct Scan {
     /// Where the document first nests deeper than the limit, if it does.
     var tooDeepAt: Int?
     var depth = 0
     var inString = false
 
-    init(_ bytes: some Sequence<UInt8>, stoppingDeeperThan limit: Int) {
+    package init(_ bytes: some Sequence<UInt8>, stoppingDeeperThan limit: Int) {
       var escaped = false
       for (offset, byte) in bytes.enumerated() {
         if inString {
@@ -91,7 +91,7 @@ package enum JSONCoding {
     }
 
     /// Whether the document stops before its last bracket or string closes.
-    var isCutShort: Bool { depth > 0 || inString }
+    package var isCutShort: Bool { depth > 0 || inString }
   }
 }
 

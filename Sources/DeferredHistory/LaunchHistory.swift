@@ -1,6 +1,8 @@
+import Deferred
+
 /// What past launches cost, service by service: a bounded window of the most recent launches.
 ///
-/// An app launches thousands of times; one ``LaunchReport`` tells about one of them. A history
+/// An app launches thousands of times; one `LaunchReport` tells about one of them. A history
 /// remembers each service's cost over the last ``window`` launches, so that the next launch can
 /// run first the background builds on its longest remaining path, and its report can name the
 /// services that got slower.
@@ -14,9 +16,9 @@
 /// is read when the first frame is drawn, and the container appends each launch to it once
 /// fully ready, in a background job. A file that cannot be read is ignored and replaced by the
 /// next save; a directory that cannot be written keeps the launch in memory only. Either is a
-/// hazard in the next ``LaunchReport``, never an error or a crash.
+/// hazard in the next `LaunchReport`, never an error or a crash.
 ///
-/// With a history, ``Container/launchReport(criticalShareLimit:)`` names the services, and the
+/// With a history, `Container.launchReport(criticalShareLimit:)` names the services, and the
 /// first frame and full readiness, that were slower than their median over the launches before
 /// this one by more than ``regressionThreshold``.
 public final class LaunchHistory: Sendable {
@@ -160,7 +162,7 @@ public final class LaunchHistory: Sendable {
   /// How many launches were recorded.
   public var launchCount: Int { withState { $0.snapshot.launches } }
 
-  /// The costs remembered for `service` (named as in ``BuildRecord/service``), oldest first.
+  /// The costs remembered for `service` (named as in `BuildRecord.service`), oldest first.
   ///
   /// - Parameter service: The service's name.
   /// - Returns: At most ``window`` costs.
@@ -171,7 +173,7 @@ public final class LaunchHistory: Sendable {
   /// The median self time of `service`'s successful builds over the window, or `nil` if none
   /// was remembered.
   ///
-  /// - Parameter service: The service's name, as in ``BuildRecord/service``.
+  /// - Parameter service: The service's name, as in `BuildRecord.service`.
   /// - Returns: The median, the lower of the two middle values for an even count.
   public func typicalSelfTime(of service: String) -> Duration? {
     // Under the lock, without copying the costs: the first frame asks for every service.
@@ -193,7 +195,7 @@ public final class LaunchHistory: Sendable {
   }
 
   /// Problems reading or saving the stored history, as hazards: each
-  /// ``Hazard/Kind/historyUnreadable`` or ``Hazard/Kind/historyUnwritable``. A container's
+  /// `Hazard.Kind.historyUnreadable` or `Hazard.Kind.historyUnwritable`. A container's
   /// reports include them.
   public var hazards: [Hazard] { withState { $0.hazards } }
 
@@ -205,7 +207,7 @@ public final class LaunchHistory: Sendable {
   ///
   /// - Parameter report: The launch's report, best made once it is fully ready.
   public func record(_ report: LaunchReport) {
-    record(report, token: nil)
+    add(report, keepingBaselineFor: nil)
   }
 
   /// Reads the stored history now, if it was not read yet; does nothing for a history in
@@ -220,7 +222,7 @@ public final class LaunchHistory: Sendable {
   /// again, adds them, and replaces it atomically, so that other processes' saves are kept.
   ///
   /// A container with a history saves in a background job once the app is fully ready. A
-  /// failure is a ``Hazard/Kind/historyUnwritable`` hazard in ``hazards``; the launches stay
+  /// failure is a `Hazard.Kind.historyUnwritable` hazard in ``hazards``; the launches stay
   /// in memory, for the next save to try again.
   public func save() {
     guard let storage else { return }
@@ -253,21 +255,11 @@ public final class LaunchHistory: Sendable {
     }
   }
 
-  // MARK: - For the container
-
   /// The name the history's hazards give as their service.
   static let hazardService = "LaunchHistory"
 
-  /// A token to record a launch with, so that its report compares it with the history before.
-  func reserveToken() -> Int {
-    state.withLock { state in
-      state.lastToken += 1
-      return state.lastToken
-    }
-  }
-
   /// Adds a launch; with a token, keeps the history as it was before, for ``baseline(for:)``.
-  func record(_ report: LaunchReport, token: Int?) {
+  private func add(_ report: LaunchReport, keepingBaselineFor token: Int?) {
     let entry = Entry(report)
     let (window, keepsPending) = (window, storage != nil)
     withState { state in
@@ -334,5 +326,22 @@ public final class LaunchHistory: Sendable {
     var values = values
     values.sort()
     return values.isEmpty ? nil : values[(values.count - 1) / 2]
+  }
+}
+
+extension LaunchHistory: PastLaunches {
+  package func reserveToken() -> Int {
+    state.withLock { state in
+      state.lastToken += 1
+      return state.lastToken
+    }
+  }
+
+  package func record(_ report: LaunchReport, token: Int) {
+    add(report, keepingBaselineFor: token)
+  }
+
+  package func hazards(builds: [BuildRecord], milestones: [Milestone], token: Int) -> [Hazard] {
+    hazards + regressions(builds: builds, milestones: milestones, against: baseline(for: token))
   }
 }

@@ -1,3 +1,5 @@
+import Deferred
+
 /// How much slower than usual a service, the first frame or full readiness must be to be named
 /// a regression: by more than ``relative`` of its median *and* by more than ``absolute``.
 ///
@@ -49,12 +51,12 @@ extension LaunchHistory {
   /// in it was slower than their median, and the first frame and full readiness if later than
   /// theirs, by more than ``regressionThreshold``.
   ///
-  /// A container's ``Container/launchReport(criticalShareLimit:)`` includes them already,
+  /// A container's `Container.launchReport(criticalShareLimit:)` includes them already,
   /// compared with the history as it was before the container recorded its launch; this is
   /// for a report made elsewhere (read from JSON, say).
   ///
   /// - Parameter report: The launch to compare.
-  /// - Returns: ``Hazard/Kind/regression`` and ``Hazard/Kind/milestoneRegression`` hazards,
+  /// - Returns: `Hazard.Kind.regression` and `Hazard.Kind.milestoneRegression` hazards,
   ///   services by name, then the milestones.
   public func regressions(in report: LaunchReport) -> [Hazard] {
     regressions(builds: report.builds, milestones: report.milestones, against: baseline(for: 0))

@@ -1,3 +1,5 @@
+import Deferred
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)

@@ -1,3 +1,5 @@
+import Deferred
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
