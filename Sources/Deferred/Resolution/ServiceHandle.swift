@@ -78,9 +78,9 @@ public struct ServiceHandle<Value: Sendable>: Sendable, CustomStringConvertible 
     return requireSlow()
   }
 
-  /// Calls `body` with the service, read in place: for a hot loop, where a copy of the value
-  /// would cost more than the read. A service that is not a built singleton is resolved as
-  /// ``resolve()`` resolves it.
+  /// Calls `body` with the service, read in place: for a large value type, whose copy would
+  /// cost more than the read. For a class, ``resolve()`` is as quick: it only retains the
+  /// object. A service that is not a built singleton is resolved as ``resolve()`` resolves it.
   ///
   /// ```swift
   /// let clock = try container.handle(Clock.self)
