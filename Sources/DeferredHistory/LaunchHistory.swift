@@ -273,7 +273,7 @@ public final class LaunchHistory: Sendable {
   }
 
   /// The history as it was before the launch recorded with `token`, or as it is.
-  func baseline(for token: Int) -> Snapshot {
+  func baseline(for token: Int?) -> Snapshot {
     withState { state in
       state.baselines.last { $0.token == token }?.snapshot ?? state.snapshot
     }
@@ -341,7 +341,7 @@ extension LaunchHistory: PastLaunches {
     add(report, keepingBaselineFor: token)
   }
 
-  package func hazards(builds: [BuildRecord], milestones: [Milestone], token: Int) -> [Hazard] {
+  package func hazards(builds: [BuildRecord], milestones: [Milestone], token: Int?) -> [Hazard] {
     hazards + regressions(builds: builds, milestones: milestones, against: baseline(for: token))
   }
 }

@@ -59,7 +59,7 @@ extension LaunchHistory {
   /// - Returns: `Hazard.Kind.regression` and `Hazard.Kind.milestoneRegression` hazards,
   ///   services by name, then the milestones.
   public func regressions(in report: LaunchReport) -> [Hazard] {
-    regressions(builds: report.builds, milestones: report.milestones, against: baseline(for: 0))
+    regressions(builds: report.builds, milestones: report.milestones, against: baseline(for: nil))
   }
 
   /// The regressions of a launch's builds and milestones against `baseline`.

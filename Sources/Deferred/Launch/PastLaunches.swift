@@ -16,6 +16,6 @@ package protocol PastLaunches: AnyObject, Sendable {
   /// Writes the launches recorded since the last save.
   func save()
   /// The storage's problems, then the regressions of `builds` and `milestones` against the
-  /// history as it was before the launch recorded with `token` (or as it is, for 0).
-  func hazards(builds: [BuildRecord], milestones: [Milestone], token: Int) -> [Hazard]
+  /// history as it was before the launch recorded with `token` (as it is, without one).
+  func hazards(builds: [BuildRecord], milestones: [Milestone], token: Int?) -> [Hazard]
 }

@@ -3,8 +3,8 @@ extension Container {
   /// the hazards worth fixing.
   ///
   /// Call it whenever you like; a report made after ``fullyReady()`` covers the whole launch.
-  /// With a launch history (`DeferredHistory`), it names the regressions against the launches before this one, and
-  /// the history's problems reading or saving its storage.
+  /// With a launch history (`DeferredHistory`), it names the regressions against the launches
+  /// before this one, and the history's problems reading or saving its storage.
   ///
   /// A child container's report has the child's milestones, its own builds, and the builds in
   /// its ancestors of the services it shares with them, each with the container it ran in
@@ -161,7 +161,8 @@ extension Container {
 
     if let pastLaunches {
       // Compared with the launches before this one, even once this one is recorded.
-      let token = Int(Int64(bitPattern: historyToken.loadAcquire()))
+      let word = historyToken.loadAcquire()
+      let token = word == 0 ? nil : Int(Int64(bitPattern: word))
       hazards += pastLaunches.hazards(builds: builds, milestones: milestones, token: token)
     }
     hazards += recorder.observation.hazards
